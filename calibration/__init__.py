@@ -1,0 +1,1 @@
+"""The calibration file, corner finding, colour learning, camera intrinsics."""

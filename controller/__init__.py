@@ -1,0 +1,1 @@
+"""The application: session and turn state machine, reconciler, recorder, tutor, CLI."""

@@ -1,0 +1,1 @@
+"""The rules of backgammon: positions, legal plays, notation, IDs, cube and match. No I/O."""

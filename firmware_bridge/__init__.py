@@ -1,0 +1,1 @@
+"""Host <-> microcontroller protocol, firmware source and its simulator harness."""

@@ -1,0 +1,1 @@
+"""LED layout, hint rendering, servo cube, buttons; backends gpio, serial, sim."""

@@ -1,0 +1,1 @@
+"""Frame sources and image -> Observation; the synthetic board renderer."""
