@@ -29,12 +29,12 @@ def parse_move(text: str) -> list[Step]:
         points = [_point(part, token) for part in match["path"].split("/")]
         if len(points) < 2:
             raise ValueError(f"bad move token {token!r}: a move needs from/to")
-        for (start, _), (end, hit) in zip(points, points[1:], strict=False):
-            if end == BAR:
-                raise ValueError(f"bad move token {token!r}: nothing moves to the bar")
-            if start == OFF:
-                raise ValueError(f"bad move token {token!r}: nothing moves from off")
         path = [Step(a[0], b[0], b[1]) for a, b in zip(points, points[1:], strict=False)]
+        for step in path:
+            if step.end == BAR:
+                raise ValueError(f"bad move token {token!r}: nothing moves to the bar")
+            if step.start == OFF:
+                raise ValueError(f"bad move token {token!r}: nothing moves from off")
         spans += path * count
     if not spans:
         raise ValueError("empty move")
