@@ -1,0 +1,155 @@
+"""The calibration file of DESIGN.md: the field's four corners in the image plus its geometry.
+
+Only `version`, `image_size` and `corners_px` are required; `geometry` has defaults and any
+other keys (learned colours, camera intrinsics) are kept as they are in `extra`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .geometry import FieldGeometry
+
+CORNERS = ("p1", "p12", "p13", "p24")
+FIELD_CORNERS = {"p1": (0.0, 0.0), "p12": (1.0, 0.0), "p13": (1.0, 1.0), "p24": (0.0, 1.0)}
+KNOWN = {"version", "image_size", "corners_px", "geometry"}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Where the field lies in the camera image."""
+
+    image_size: tuple[int, int]
+    corners_px: dict[str, tuple[float, float]]
+    geometry: FieldGeometry = FieldGeometry()
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_corners(self.corners_px, self.image_size)
+
+    def homography(self) -> np.ndarray:
+        """3x3 matrix taking field coordinates (0..1, 0..1) to image pixels."""
+        import cv2
+
+        src = np.float32([FIELD_CORNERS[k] for k in CORNERS])
+        dst = np.float32([self.corners_px[k] for k in CORNERS])
+        return cv2.getPerspectiveTransform(src, dst)
+
+    def field_to_px(self, xy) -> np.ndarray:
+        """Image pixels of field points (N x 2)."""
+        pts = np.asarray(xy, np.float64).reshape(-1, 2)
+        h = self.homography() @ np.c_[pts, np.ones(len(pts))].T
+        return (h[:2] / h[2]).T
+
+    def px_to_field(self, xy) -> np.ndarray:
+        """Field coordinates of image pixels (N x 2)."""
+        pts = np.asarray(xy, np.float64).reshape(-1, 2)
+        h = np.linalg.inv(self.homography()) @ np.c_[pts, np.ones(len(pts))].T
+        return (h[:2] / h[2]).T
+
+    def aspect(self) -> float:
+        """Field width / height as seen: mean long-side over mean short-side length in pixels."""
+        c = {k: np.asarray(v) for k, v in self.corners_px.items()}
+        width = np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])
+        height = np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"])
+        return float(width / height)
+
+    def to_dict(self) -> dict:
+        data = {
+            "version": 1,
+            "image_size": list(self.image_size),
+            "corners_px": {k: [round(float(v), 2) for v in self.corners_px[k]] for k in CORNERS},
+            "geometry": {"bar_width": self.geometry.bar_width,
+                         "point_depth": self.geometry.point_depth},
+        }
+        data.update(self.extra)
+        return data
+
+
+def from_dict(data, source: str = "calibration") -> Calibration:
+    """The Calibration in `data`; ValueError naming `source` and the bad key otherwise."""
+    try:
+        return _parse(data)
+    except (TypeError, KeyError, ValueError) as exc:
+        raise ValueError(f"{source}: {_reason(exc)}") from None
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing key {exc.args[0]!r}"
+    return str(exc)
+
+
+def _parse(data) -> Calibration:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    if data.get("version") != 1:
+        raise ValueError(f"version {data.get('version')!r} is not 1")
+    size = data["image_size"]
+    if not (isinstance(size, list) and len(size) == 2 and all(_int(v) and v > 0 for v in size)):
+        raise ValueError(f"image_size {size!r} is not two positive integers")
+    corners = data["corners_px"]
+    if not isinstance(corners, dict):
+        raise ValueError("corners_px is not an object")
+    parsed = {}
+    for key in CORNERS:
+        xy = corners[key]
+        if not (isinstance(xy, list) and len(xy) == 2 and all(_num(v) for v in xy)):
+            raise ValueError(f"corners_px.{key} {xy!r} is not [x, y]")
+        parsed[key] = (float(xy[0]), float(xy[1]))
+    geo = data.get("geometry", {})
+    if not isinstance(geo, dict):
+        raise ValueError("geometry is not an object")
+    unknown = set(geo) - {"bar_width", "point_depth"}
+    if unknown:
+        raise ValueError(f"geometry has unknown key {sorted(unknown)[0]!r}")
+    if not all(_num(v) for v in geo.values()):
+        raise ValueError("geometry values must be numbers")
+    extra = {k: v for k, v in data.items() if k not in KNOWN}
+    return Calibration((size[0], size[1]), parsed, FieldGeometry(**geo), extra)
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v)
+
+
+def _check_corners(corners: dict, size: tuple[int, int]) -> None:
+    pts = np.array([corners[k] for k in CORNERS], np.float64)
+    w, h = size
+    for key, (x, y) in zip(CORNERS, pts, strict=True):
+        if not (-0.5 * w <= x <= 1.5 * w and -0.5 * h <= y <= 1.5 * h):
+            raise ValueError(f"corners_px.{key} [{x:g}, {y:g}] lies far outside the image")
+    e = np.roll(pts, -1, axis=0) - pts
+    f = np.roll(e, -1, axis=0)
+    turns = e[:, 0] * f[:, 1] - e[:, 1] * f[:, 0]
+    if not (np.all(turns > 0) or np.all(turns < 0)):
+        raise ValueError("corners_px p1, p12, p13, p24 do not make a convex quadrilateral in order")
+    import cv2
+
+    if cv2.contourArea(pts.astype(np.float32)) < 0.01 * w * h:
+        raise ValueError("corners_px enclose less than 1% of the image")
+
+
+def load(path) -> Calibration:
+    """Read and validate a calibration file; ValueError (naming the file) if it is bad."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise OSError(f"calibration file {path} does not exist") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from None
+    return from_dict(data, str(path))
+
+
+def save(cal: Calibration, path) -> None:
+    """Write the calibration as indented JSON."""
+    Path(path).write_text(json.dumps(cal.to_dict(), indent=2) + "\n")

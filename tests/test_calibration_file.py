@@ -1,0 +1,76 @@
+"""The calibration file: loading, validation with reasons, saving, the field homography."""
+
+import json
+
+import numpy as np
+import pytest
+from bgboard.calibration.file import Calibration, from_dict, load, save
+from bgboard.calibration.geometry import FieldGeometry
+
+MINIMAL = {
+    "version": 1,
+    "image_size": [1280, 720],
+    "corners_px": {"p1": [1100, 650], "p12": [180, 650], "p13": [200, 80], "p24": [1080, 80]},
+}
+
+
+def test_a_file_with_only_the_required_keys_loads_with_default_geometry(tmp_path):
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(MINIMAL))
+    cal = load(path)
+    assert cal.image_size == (1280, 720)
+    assert cal.corners_px["p13"] == (200.0, 80.0)
+    assert cal.geometry == FieldGeometry(0.07, 0.42)
+
+
+def test_homography_maps_field_corners_to_the_pixels_and_back():
+    cal = from_dict(MINIMAL)
+    px = cal.field_to_px([(0, 0), (1, 0), (1, 1), (0, 1), (0.5, 0.5)])
+    assert np.allclose(px[:4], [[1100, 650], [180, 650], [200, 80], [1080, 80]], atol=1e-6)
+    assert np.allclose(cal.px_to_field(px), [(0, 0), (1, 0), (1, 1), (0, 1), (0.5, 0.5)])
+
+
+def test_save_then_load_keeps_geometry_and_extra_keys(tmp_path):
+    data = dict(MINIMAL, geometry={"bar_width": 0.1, "point_depth": 0.4},
+                colours={"light": [230, 230, 230]})
+    path = tmp_path / "cal.json"
+    save(from_dict(data), path)
+    again = load(path)
+    assert again.geometry == FieldGeometry(0.1, 0.4)
+    assert again.extra == {"colours": {"light": [230, 230, 230]}}
+    assert json.loads(path.read_text())["corners_px"]["p1"] == [1100.0, 650.0]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"version": 2}, "version 2 is not 1"),
+        ({"image_size": [1280]}, "image_size [1280] is not two positive integers"),
+        ({"corners_px": {"p1": [1, 2]}}, "missing key 'p12'"),
+        ({"corners_px": dict(MINIMAL["corners_px"], p13="x")}, "corners_px.p13 'x' is not [x, y]"),
+        ({"corners_px": dict(MINIMAL["corners_px"], p13=[1080, 80], p24=[200, 80])},
+         "do not make a convex quadrilateral"),
+        ({"geometry": {"bar_width": 0.9}}, "bar_width 0.9 is not in [0, 0.5)"),
+        ({"geometry": {"depth": 0.3}}, "geometry has unknown key 'depth'"),
+    ],
+)
+def test_bad_calibrations_are_refused_with_the_reason(change, reason):
+    with pytest.raises(ValueError) as err:
+        from_dict(dict(MINIMAL, **change), "cal.json")
+    assert str(err.value).startswith("cal.json: ")
+    assert reason in str(err.value)
+
+
+def test_bad_json_and_missing_file(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{nope")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        load(path)
+    with pytest.raises(OSError, match="does not exist"):
+        load(tmp_path / "missing.json")
+
+
+def test_aspect_is_measured_from_the_corner_distances():
+    cal = Calibration((1280, 720), {"p1": (1000, 600), "p12": (200, 600),
+                                    "p13": (200, 100), "p24": (1000, 100)})
+    assert cal.aspect() == pytest.approx(800 / 500)
