@@ -283,7 +283,7 @@ class Match:
         return None
 
     def _crawford_next(self) -> bool:
-        if not self.length or any(g.rules.crawford_game for g in self.games):
+        if self.length < 2 or any(g.rules.crawford_game for g in self.games):
             return False
         return self.length - 1 in self.score
 

@@ -83,7 +83,10 @@ def position_from_id(pid: str, turn: Color = WHITE) -> Position:
 # --- Match ID ---------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class MatchState:
-    """Everything a Match ID holds. Players are gnubg's: White = 0, Black = 1."""
+    """Everything a Match ID holds, plus the XGID's beaver flag (money play).
+
+    Players are gnubg's: White = 0, Black = 1.
+    """
 
     cube: int = 1
     cube_owner: Color | None = None
@@ -97,6 +100,7 @@ class MatchState:
     length: int = 0
     score: tuple[int, int] = (0, 0)
     jacoby: bool = False
+    beavers: bool = False
 
 
 _GAME_STATES = 5
@@ -160,7 +164,7 @@ def xgid(pos: Position, m: MatchState, max_cube_log2: int = 10) -> str:
     else:
         dice = "".join(str(d) for d in m.dice) if m.dice != (0, 0) else "00"
     roller = m.dice_owner if m.double_offered else pos.turn
-    flags = int(m.crawford) if m.length else int(m.jacoby)
+    flags = int(m.crawford) if m.length else int(m.jacoby) | 2 * int(m.beavers)
     fields = ["".join(chars), pos.cube.bit_length() - 1, owner, 1 if roller is BLACK else -1,
               dice, m.score[1], m.score[0], flags, m.length, max_cube_log2]
     return "XGID=" + ":".join(str(f) for f in fields)
@@ -198,6 +202,7 @@ def parse_xgid(text: str) -> tuple[Position, MatchState]:
         crawford=bool(flags) if length else False,
         turn=roller.other if doubled else roller, double_offered=doubled, dice=dice,
         length=length, score=(score_top, score_bottom), jacoby=bool(flags & 1) and not length,
+        beavers=bool(flags & 2) and not length,
     )
     return pos, state
 
