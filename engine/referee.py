@@ -5,6 +5,8 @@ Reasons name points in the mover's own numbering, as players count them.
 
 from __future__ import annotations
 
+from itertools import accumulate, permutations
+
 from .board import Position
 from .moves import BAR, OFF, Play, Step, apply_step, legal_plays, mover_board
 from .notation import parse_move
@@ -79,9 +81,26 @@ def _step_problem(b: list[int], span: Step, pool: list[int]) -> tuple[str, tuple
     if end == OFF:
         return _bear_off_problem(b, start, pool)
     if _route(b, start, end, pool) is None:
+        blocked = _blocked_on_the_way(b, start, end, pool)
+        if blocked:
+            where = " and ".join(str(p) for p in blocked)
+            return f"{_span(span)} is blocked on the way, at {where}", (start, *blocked)
         dist = start - end
         return f"{_span(span)} is {dist} pips; the dice left are {_dice_text(pool)}", (start, end)
     return None
+
+
+def _blocked_on_the_way(b: list[int], start: int, end: int, pool: list[int]) -> list[int]:
+    """The first blocked point of each order of dice that adds up to `start - end`."""
+    blocked: set[int] = set()
+    for order in set(permutations(pool)):
+        stops = list(accumulate(order))
+        if start - end in stops:
+            for total in stops[:stops.index(start - end)]:
+                if b[start - total] <= -2:
+                    blocked.add(start - total)
+                    break
+    return sorted(blocked, reverse=True)
 
 
 def _bear_off_problem(b: list[int], start: int, pool: list[int]) -> tuple[str, tuple] | None:

@@ -22,3 +22,21 @@ def self_play_positions(n: int, seed: int) -> list[tuple[Position, tuple[int, in
         if pos.winner() is not None:
             pos = START if rng.random() < 0.5 else START.swap_turn()
     return out
+
+
+def make(white: dict[int, int], black: dict[int, int], turn=None, bar_white: int = 0,
+         bar_black: int = 0) -> Position:
+    """A position from both sides' checkers, both keyed by WHITE's point numbers (1..24)."""
+    from bgboard.engine.board import WHITE
+
+    assert not set(white) & set(black), "both sides on one point"
+    points = [0] * 24
+    for p, n in white.items():
+        points[p - 1] = n
+    for p, n in black.items():
+        points[p - 1] = -n
+    return Position(tuple(points), bar_white, bar_black, turn or WHITE)
+
+
+def moves_of(pos: Position, dice: tuple[int, int]) -> set[str]:
+    return {p.move for p in legal_plays(pos, dice)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from bgboard.engine.board import BLACK, WHITE
 from bgboard.engine.ids import board_from_position_id, position_from_id, position_id
 from bgboard.engine.moves import legal_plays
