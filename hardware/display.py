@@ -1,0 +1,76 @@
+"""The compositor: turns Frames (cycles, a cube value) into timed plain-colour updates.
+
+Only changes reach the backend: a colour list that differs from the last one sent, a cube
+value that differs from the last one turned to.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from .backend import Backend
+from .config import Servo
+from .frame import DARK, RGB, TICK, Frame
+
+
+class Display:
+    """Shows Frames on a backend: `show(frame)`, then `update()` every tick (or `start()`)."""
+
+    def __init__(self, backend: Backend, servo: Servo,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.backend = backend
+        self._servo = servo
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._frame = DARK
+        self._since = clock()
+        self._sent: tuple[RGB, ...] | None = None
+        self._cube: int | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def show(self, frame: Frame) -> None:
+        """Show `frame` from now on: its cycles start at their first step."""
+        if frame.cube is not None:
+            self._servo.angle(frame.cube)  # refuse an unknown face before anything changes
+        with self._lock:
+            self._frame, self._since = frame, self._clock()
+        self.update()
+
+    def update(self) -> None:
+        """Send the colours of the current step and the cube face, if they changed."""
+        with self._lock:
+            tick = int((self._clock() - self._since) / TICK + 1e-9)
+            leds = self._frame.at(tick)
+            if leds != self._sent:
+                self.backend.show(leds)
+                self._sent = leds
+            cube = self._frame.cube
+            if cube is not None and cube != self._cube:
+                self.backend.turn_cube(self._servo.angle(cube))
+                self._cube = cube
+
+    def start(self) -> None:
+        """Keep the frame's cycles running in a background thread until close()."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Stop the cycles and turn everything off (the backend closes)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self.backend.close()
+
+    def __enter__(self) -> Display:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        while not self._stop.wait(TICK - (self._clock() - self._since) % TICK):
+            self.update()

@@ -1,0 +1,75 @@
+"""The logical LED layout: which of the 30 LEDs sits where on the board.
+
+Order (index: LED): 0..23 the points 1..24 in White's numbering, 24 bar white, 25 bar black,
+26 tray white, 27 tray black, 28 to-play white, 29 to-play black. Every backend (the gpio
+shift-register chain, the serial WS2812 strip, the simulator) lights LEDs in this order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Place = int | str
+"""A point 1..24 in White's numbering, or one of the names in SPECIAL."""
+
+SPECIAL = ("bar white", "bar black", "tray white", "tray black", "play white", "play black")
+COUNT = 24 + len(SPECIAL)
+NAMES = tuple(f"point {p}" for p in range(1, 25)) + SPECIAL
+SIDES = ("white", "black")
+
+
+def side(colour: object) -> str:
+    """'white' or 'black' for an engine Color (or the strings themselves)."""
+    name = str(getattr(colour, "name", colour)).lower()
+    if name not in SIDES:
+        raise ValueError(f"not a side: {colour!r} (use white or black)")
+    return name
+
+
+def other(colour: object) -> str:
+    """The opponent of `colour`."""
+    return "black" if side(colour) == "white" else "white"
+
+
+def index(place: Place) -> int:
+    """The LED index of a point (1..24, White's numbering) or of a SPECIAL name."""
+    if isinstance(place, int) and 1 <= place <= 24:
+        return place - 1
+    if place in SPECIAL:
+        return 24 + SPECIAL.index(place)
+    raise ValueError(f"no LED at {place!r} (points are 1..24; or one of {', '.join(SPECIAL)})")
+
+
+def indices(places: Iterable[Place]) -> list[int]:
+    """LED indices of several places, in order."""
+    return [index(p) for p in places]
+
+
+def mover_place(point: int, colour: object) -> Place:
+    """The place of a point in the mover's numbering (25 = bar, 0 = off)."""
+    name = side(colour)
+    if point == 25:
+        return f"bar {name}"
+    if point == 0:
+        return f"tray {name}"
+    return point if name == "white" else 25 - point
+
+
+def mover_point(place: Place, colour: object) -> int:
+    """The point in the mover's numbering (25 = bar, 0 = off) of a place; inverse of mover_place."""
+    for point in range(26):
+        if mover_place(point, colour) == place:
+            return point
+    raise ValueError(f"{place!r} is not a place {side(colour)} can move from or to")
+
+
+def right_half(colour: object, white_home_right: bool = True) -> list[int]:
+    """Points of the half where `colour` must roll: the right-hand half as that player sees it.
+
+    Both homes lie in the same half (points 1..6 and 19..24); it is White's right-hand half
+    when White's home is on White's right, and then it is Black's left-hand half.
+    """
+    home = list(range(1, 7)) + list(range(19, 25))
+    if (side(colour) == "white") == white_home_right:
+        return home
+    return list(range(7, 19))

@@ -1,0 +1,70 @@
+"""A picture of every meaning of the LEDs, each on the board of a typical game situation."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.board import BLACK, WHITE, Position
+from ..engine.moves import legal_plays
+from . import signals as s
+from .frame import OFF, Frame
+from .layout import right_half
+from .render import led_image
+
+PANEL = (480, 300)
+CAPTION = 46
+
+
+def situations() -> list[tuple[str, str, Frame, Position]]:
+    """(title, how it looks, frame, board) for each meaning."""
+    start = Position()
+    plays = legal_plays(start, (6, 5))
+    tutor = next(p for p in legal_plays(start, (3, 1)) if p.move == "8/5 6/5")
+    return [
+        ("Whose turn: White", "to-play LED, player's colour, steady", s.turn(WHITE), start),
+        ("Dice accepted", "to-play LED green, double flash", s.dice_accepted(WHITE), start),
+        ("Roll again (Black)", "to-play yellow fast flash; Black's right half glows",
+         s.roll_again(BLACK, right_half(BLACK)), start),
+        ("Illegal move 24/20 on a 3-1", "the points involved, red fast flash",
+         s.illegal_move([24, 20]), start),
+        ("Board does not match", "orange flash = from, then white = to; pair by pair",
+         s.mismatch([(20, 24), (4, 6)]), start),
+        ("Legal sources for 6-5", "green, steady", s.legal_sources(start, plays), start),
+        ("Lifted from 24 with 6-5", "destinations cyan blink; origin dim green",
+         s.destinations(plays, WHITE, 24), start),
+        ("Tutor: 8/5 6/5", "in order: source magenta, then destination violet",
+         s.suggestion(tutor, WHITE), start),
+        ("Game over: White wins a gammon", "gold blink; score 5-3, the 2 new points flash",
+         s.game_over(WHITE, 2, {WHITE: 5, BLACK: 3}), Position(_gammon_board(), turn=BLACK)),
+        ("Cube: Black owns 2", "owner's tray purple, wink; servo turns the cube",
+         s.turn(WHITE) | s.cube(2, BLACK), start),
+    ]
+
+
+def meanings_sheet(columns: int = 2) -> np.ndarray:
+    """All situations as one BGR image, captioned, `columns` panels wide."""
+    import cv2
+
+    w, h = PANEL
+    panels = []
+    for title, look, frame, position in situations():
+        board = position.to_dict()
+        img = led_image(glance(frame), board["points"], board["bar"], board["off"],
+                        frame.cube, width=w, height=h)
+        caption = np.full((CAPTION, w, 3), 255, np.uint8)
+        for row, (text, scale) in enumerate(((title, 0.55), (look, 0.45))):
+            cv2.putText(caption, text, (8, 18 + 20 * row), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                        (0, 0, 0), 1, cv2.LINE_AA)
+        panels.append(np.vstack([img, caption]))
+    rows = [np.hstack(panels[i : i + columns]) for i in range(0, len(panels), columns)]
+    return np.vstack(rows)
+
+
+def glance(frame: Frame) -> list[tuple[int, int, int]]:
+    """Each LED's first lit colour: a still picture of a blinking or sequenced frame."""
+    return [next((c for c in cycle if c != OFF), OFF) for cycle in frame.lights]
+
+
+def _gammon_board() -> tuple[int, ...]:
+    """Black still has all 15 checkers home; White has borne everything off."""
+    return (0,) * 18 + (-3, -3, -3, -2, -2, -2)

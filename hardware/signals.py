@@ -1,0 +1,154 @@
+"""What the board tells the players: one Frame per meaning, each with its own colour and pattern.
+
+Frames combine with `|` (the right one on top), e.g. `turn(WHITE) | cube(2, BLACK)`. Every
+pattern differs from the others that share its LEDs, so single-colour LEDs (the gpio
+backend) still tell the meanings apart. Points are in White's numbering; engine steps,
+numbered from the mover's side, are converted here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .frame import (
+    DARK,
+    OFF,
+    RGB,
+    Cycle,
+    Frame,
+    blink,
+    double_flash,
+    flash,
+    steady,
+    wink,
+)
+from .layout import Place, mover_place, mover_point, side
+
+PLAYER: dict[str, RGB] = {"white": (255, 255, 255), "black": (0, 80, 255)}
+GREEN: RGB = (0, 255, 0)
+DIM_GREEN: RGB = (0, 60, 0)
+YELLOW: RGB = (255, 200, 0)
+DIM_YELLOW: RGB = (64, 50, 0)
+RED: RGB = (255, 0, 0)
+ORANGE: RGB = (255, 80, 0)
+CYAN: RGB = (0, 255, 255)
+MAGENTA: RGB = (255, 0, 255)
+VIOLET: RGB = (120, 0, 255)
+PURPLE: RGB = (160, 0, 255)
+GOLD: RGB = (255, 160, 0)
+SLOT = 4
+"""Ticks (half a second) per step of a sequence."""
+SCORE_LEDS = 12
+
+
+def turn(colour: object) -> Frame:
+    """Whose turn: that player's to-play LED, steady, in the player's colour."""
+    name = side(colour)
+    return DARK.lit([f"play {name}"], steady(PLAYER[name]))
+
+
+def dice_accepted(colour: object) -> Frame:
+    """The roll was read: the roller's to-play LED double-flashes green."""
+    return DARK.lit([f"play {side(colour)}"], double_flash(GREEN))
+
+
+def roll_again(colour: object, into: Iterable[Place] = ()) -> Frame:
+    """Cocked die or wrong half: the to-play LED flashes yellow; `into` (the right half) glows."""
+    frame = DARK.lit(into, steady(DIM_YELLOW))
+    return frame.lit([f"play {side(colour)}"], flash(YELLOW))
+
+
+def illegal_move(places: Iterable[Place]) -> Frame:
+    """An illegal move: the points involved flash red."""
+    return DARK.lit(places, flash(RED))
+
+
+def mismatch(moves: Sequence[tuple[Place, Place]]) -> Frame:
+    """"Board does not match": for each (from, to) in turn, `from` flashes orange, then `to`
+    shows white, like correction mode on chess e-boards."""
+    return _sequence(moves, (ORANGE, OFF) * (SLOT // 2), (PLAYER["white"],) * SLOT)
+
+
+def legal_sources(position: Any, plays: Iterable[Any]) -> Frame:
+    """The points (or the bar) the mover may lift a checker from now, steady green."""
+    mover = side(position.turn)
+    starts = {step.start for play in plays for step in play.steps}
+    on_bar = _bar(position, mover) > 0
+    usable = [s for s in starts if (s == 25) == on_bar and _holds(position, mover, s)]
+    return DARK.lit([mover_place(s, mover) for s in usable], steady(GREEN))
+
+
+def destinations(plays: Iterable[Any], colour: object, lifted: Place) -> Frame:
+    """Where the checker lifted from `lifted` may go (also further on with the other dice),
+    slow cyan blink; the point it came from glows dim green."""
+    start = mover_point(lifted, colour)
+    ends = {end for play in plays for end in _reach(play.steps, start)}
+    frame = DARK.lit([lifted], steady(DIM_GREEN))
+    return frame.lit([mover_place(e, colour) for e in ends], blink(CYAN))
+
+
+def suggestion(play: Any, colour: object) -> Frame:
+    """The tutor's play, step by step: each source in magenta, then its destination in violet."""
+    moves = [(mover_place(s.start, colour), mover_place(s.end, colour)) for s in play.steps]
+    return _sequence(moves, (MAGENTA,) * SLOT, (VIOLET,) * SLOT)
+
+
+def game_over(winner: object, points: int, score: Mapping[Any, int] | None = None) -> Frame:
+    """Game over: the winner's to-play and tray LEDs blink gold; each player's match score
+    (or, for money play, the points just won) is a row of LEDs from their own 1-point, up to
+    SCORE_LEDS; the points just won flash gold."""
+    won = side(winner)
+    totals = {side(k): v for k, v in (score or {won: points}).items()}
+    frame = DARK.lit([f"play {won}", f"tray {won}"], blink(GOLD))
+    for name, total in totals.items():
+        frame = frame.lit(_row(name, 0, total), steady(PLAYER[name]))
+    return frame.lit(_row(won, totals[won] - points, totals[won]), flash(GOLD))
+
+
+def cube(value: int, owner: object | None = None) -> Frame:
+    """The cube turned to `value` (1 shows 64); its owner's tray LED glows purple."""
+    frame = Frame(cube=value)
+    return frame if owner is None else frame.lit([f"tray {side(owner)}"], wink(PURPLE))
+
+
+def _sequence(moves: Sequence[tuple[Place, Place]], first: Cycle, second: Cycle) -> Frame:
+    """Each (a, b) in order: `a` shows `first` for one slot, then `b` shows `second`; then a
+    dark slot before it all repeats."""
+    length = (2 * len(moves) + 1) * SLOT
+    cycles: dict[Place, list[RGB]] = {}
+    for k, pair in enumerate(moves):
+        for half, (place, shown) in enumerate(zip(pair, (first, second), strict=True)):
+            cycle = cycles.setdefault(place, [OFF] * length)
+            cycle[(2 * k + half) * SLOT : (2 * k + half + 1) * SLOT] = shown
+    frame = DARK
+    for place, cycle in cycles.items():
+        frame = frame.lit([place], tuple(cycle))
+    return frame
+
+
+def _reach(steps: Iterable[Any], start: int) -> list[int]:
+    """The points one checker from `start` passes through, following the play's steps."""
+    left, ends, here = list(steps), [], start
+    while step := next((s for s in left if s.start == here), None):
+        left.remove(step)
+        ends.append(step.end)
+        here = step.end
+    return ends
+
+
+def _row(colour: str, first: int, last: int) -> list[Place]:
+    """The score LEDs first+1..last of a player, counted from their own 1-point."""
+    return [mover_place(n, colour) for n in range(max(first, 0) + 1, min(last, SCORE_LEDS) + 1)]
+
+
+def _bar(position: Any, colour: str) -> int:
+    return position.bar_white if colour == "white" else position.bar_black
+
+
+def _holds(position: Any, colour: str, point: int) -> bool:
+    """Whether `colour` has a checker on `point` (mover's numbering, 25 = bar) now."""
+    if point == 25:
+        return _bar(position, colour) > 0
+    count = position.points[mover_place(point, colour) - 1]
+    return count > 0 if colour == "white" else count < 0

@@ -1,0 +1,154 @@
+"""Every meaning of the LEDs gives the exact frame for a given game situation."""
+
+import pytest
+
+from bgboard.engine.board import BLACK, START_POINTS, WHITE, Position
+from bgboard.engine.moves import legal_plays
+from bgboard.hardware import signals as s
+from bgboard.hardware.frame import DARK, Frame
+from bgboard.hardware.layout import index, mover_place, right_half
+
+K = (0, 0, 0)  # off (blacK)
+W, B = (255, 255, 255), (0, 80, 255)
+GREEN, RED, YELLOW = (0, 255, 0), (255, 0, 0), (255, 200, 0)
+DIM_YELLOW, DIM_GREEN, CYAN = (64, 50, 0), (0, 60, 0), (0, 255, 255)
+MAGENTA, VIOLET, ORANGE = (255, 0, 255), (120, 0, 255), (255, 80, 0)
+GOLD, PURPLE = (255, 160, 0), (160, 0, 255)
+PLAY_W, PLAY_B, TRAY_W, TRAY_B, BAR_W, BAR_B = 28, 29, 26, 27, 24, 25
+
+
+def lit(frame: Frame) -> dict[int, tuple]:
+    """LED index -> cycle, for every LED that lights at some point."""
+    return {i: c for i, c in enumerate(frame.lights) if c != (K,)}
+
+
+def test_layout_order_is_points_then_bar_tray_and_to_play():
+    assert [index(p) for p in (1, 24)] == [0, 23]
+    assert [index(n) for n in ("bar white", "bar black", "tray white", "tray black",
+                               "play white", "play black")] == [24, 25, 26, 27, 28, 29]
+    assert [mover_place(p, BLACK) for p in (1, 24, 25, 0)] == [24, 1, "bar black", "tray black"]
+    with pytest.raises(ValueError, match="no LED at 25"):
+        index(25)
+
+
+def test_whose_turn():
+    assert lit(s.turn(WHITE)) == {PLAY_W: (W,)}
+    assert lit(s.turn(BLACK)) == {PLAY_B: (B,)}
+
+
+def test_dice_accepted_double_flash_green():
+    assert lit(s.dice_accepted(BLACK)) == {PLAY_B: (GREEN, K, GREEN, K, K, K, K, K)}
+
+
+def test_roll_again_flashes_and_shows_the_half_to_roll_into():
+    frame = s.roll_again(WHITE, right_half(WHITE, white_home_right=True))
+    expected = {i: (DIM_YELLOW,) for i in [*range(0, 6), *range(18, 24)]}
+    expected[PLAY_W] = (YELLOW, K)
+    assert lit(frame) == expected
+    assert right_half(BLACK, white_home_right=True) == list(range(7, 19))
+    assert right_half(WHITE, white_home_right=False) == list(range(7, 19))
+
+
+def test_illegal_move_flashes_the_points_red():
+    assert lit(s.illegal_move([24, 20, "bar white"])) == {
+        23: (RED, K), 19: (RED, K), BAR_W: (RED, K)}
+
+
+def test_mismatch_shows_each_pair_in_turn():
+    frame = s.mismatch([(20, 24), (4, 6)])
+    flash = (ORANGE, K, ORANGE, K)
+    dark, white = (K,) * 4, (W,) * 4
+    assert lit(frame) == {
+        19: flash + dark * 4,
+        23: dark + white + dark * 3,
+        3: dark * 2 + flash + dark * 2,
+        5: dark * 3 + white + dark,
+    }
+
+
+def test_legal_sources_from_the_start_with_6_5():
+    start = Position()
+    assert lit(s.legal_sources(start, legal_plays(start, (6, 5)))) == {
+        23: (GREEN,), 12: (GREEN,), 7: (GREEN,)}
+
+
+def test_legal_sources_for_black_are_in_whites_numbering():
+    pos = Position(turn=BLACK)
+    assert lit(s.legal_sources(pos, legal_plays(pos, (3, 1)))) == {
+        0: (GREEN,), 11: (GREEN,), 16: (GREEN,), 18: (GREEN,)}
+
+
+def test_legal_sources_with_a_checker_on_the_bar_is_the_bar_only():
+    points = list(START_POINTS)
+    points[23] = 1
+    pos = Position(tuple(points), bar_white=1)
+    assert lit(s.legal_sources(pos, legal_plays(pos, (6, 5)))) == {BAR_W: (GREEN,)}
+
+
+def test_destinations_of_a_lifted_checker_follow_it_over_both_dice():
+    plays = legal_plays(Position(), (6, 5))
+    blink = (CYAN,) * 4 + (K,) * 4
+    assert lit(s.destinations(plays, WHITE, 24)) == {23: (DIM_GREEN,), 17: blink, 12: blink}
+    assert lit(s.destinations(plays, WHITE, 8)) == {7: (DIM_GREEN,), 2: blink, 1: blink}
+
+
+def test_destinations_from_the_bar_for_black():
+    points = list(START_POINTS)
+    points[0] = -1  # Black's 24-point (White's 1) keeps one checker, the other is on the bar
+    pos = Position(tuple(points), bar_black=1, turn=BLACK)
+    plays = legal_plays(pos, (4, 1))
+    blink = (CYAN,) * 4 + (K,) * 4
+    # Black enters on its 21 or 24 (White's 4 or 1) and may go on to its 20 (White's 5)
+    assert lit(s.destinations(plays, BLACK, "bar black")) == {
+        BAR_B: (DIM_GREEN,), 3: blink, 0: blink, 4: blink}
+
+
+def test_tutor_suggestion_in_order():
+    play = next(p for p in legal_plays(Position(), (3, 1)) if p.move == "8/5 6/5")
+    first, second = ((s_.start, s_.end) for s_ in play.steps)
+    assert {first, second} == {(8, 5), (6, 5)}
+    m, v, dark = (MAGENTA,) * 4, (VIOLET,) * 4, (K,) * 4
+    frame = s.suggestion(play, WHITE)
+    a, b = first[0] - 1, second[0] - 1
+    assert lit(frame) == {
+        a: m + dark * 4, 4: dark + v + dark + v + dark, b: dark * 2 + m + dark * 2}
+
+
+def test_tutor_suggestion_for_black_bears_off_into_its_tray():
+    play = legal_plays(Position((0,) * 23 + (-1,), turn=BLACK, bar_black=0), (6, 5))[0]
+    assert play.move == "1/off"
+    frame = s.suggestion(play, BLACK)
+    dark = (K,) * 4
+    assert lit(frame) == {23: (MAGENTA,) * 4 + dark * 2, TRAY_B: dark + (VIOLET,) * 4 + dark}
+
+
+def test_game_over_with_match_score():
+    frame = s.game_over(WHITE, 2, {WHITE: 5, BLACK: 3})
+    gold = (GOLD,) * 4 + (K,) * 4
+    assert lit(frame) == {
+        PLAY_W: gold, TRAY_W: gold,
+        0: (W,), 1: (W,), 2: (W,), 3: (GOLD, K), 4: (GOLD, K),
+        23: (B,), 22: (B,), 21: (B,),
+    }
+
+
+def test_game_over_money_play_shows_the_points_won():
+    frame = s.game_over(BLACK, 3)
+    gold = (GOLD,) * 4 + (K,) * 4
+    assert lit(frame) == {PLAY_B: gold, TRAY_B: gold, 23: (GOLD, K), 22: (GOLD, K),
+                          21: (GOLD, K)}
+
+
+def test_cube_value_and_owner():
+    frame = s.cube(4, WHITE)
+    assert frame.cube == 4
+    assert lit(frame) == {TRAY_W: (PURPLE,) * 7 + (K,)}
+    assert s.cube(1) == Frame(cube=1)
+
+
+def test_frames_combine_with_the_top_one_winning():
+    frame = s.turn(WHITE) | s.cube(2, BLACK) | s.illegal_move([1])
+    assert frame.cube == 2
+    assert lit(frame) == {PLAY_W: (W,), TRAY_B: (PURPLE,) * 7 + (K,), 0: (RED, K)}
+    assert (s.cube(2) | DARK).cube == 2
+    assert frame.at(1)[0] == K and frame.at(2)[0] == RED
