@@ -8,6 +8,7 @@ Pi 5; set Device.pin_factory to a MockFactory to run it anywhere).
 
 from __future__ import annotations
 
+import atexit
 import math
 import threading
 from collections.abc import Sequence
@@ -51,6 +52,7 @@ class GpioBackend(Backend):
                     hold_time=config.buttons.hold,
                 )))
             self._shift([False] * leds.registers * 8)
+            atexit.register(self.close)
         except GPIOZeroError as exc:
             self.close()
             raise OSError(f"gpio: {exc}") from None
@@ -81,7 +83,8 @@ class GpioBackend(Backend):
         return True
 
     def close(self) -> None:
-        """All LEDs off, the servo pulse stopped, every pin released."""
+        """All LEDs off, the servo pulse stopped, every pin released (also run at exit)."""
+        atexit.unregister(self.close)
         self._halt_sweep()
         if self._latch is not None:
             self._shift([False] * self._config.leds.registers * 8)

@@ -1,8 +1,12 @@
 """The gpio backend on gpiozero's MockFactory: the bits a 74HC595 chain latches, the servo's
 pulse widths and the buttons, rebuilt from the mock pins and compared with the frames."""
 
+import os
+import subprocess
+import sys
 import time
 import tomllib
+from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -181,3 +185,25 @@ def test_open_backend_gpio_and_a_busy_pin(factory):
         with pytest.raises(OSError, match="gpio: "):
             GpioBackend(cfg)  # the same pins again
     assert latched(factory.log, cfg) == [ALL_OFF, (29,), ALL_OFF]
+
+
+def test_everything_is_off_when_a_program_dies_without_closing():
+    script = """
+import atexit
+from hardware_helpers import latched, mock_factory, pulses_ms
+from bgboard.hardware import signals as s
+from bgboard.hardware.config import load_config
+from bgboard.hardware.gpio_backend import GpioBackend
+factory, cfg = mock_factory(), load_config()
+atexit.register(lambda: print(latched(factory.log, cfg), pulses_ms(factory.log, cfg)))
+backend = GpioBackend(cfg)
+backend.show(s.turn("white").at(0))
+backend.turn_cube(72)
+backend.confirmed(0.1)
+raise RuntimeError("boom")
+"""
+    tests = Path(__file__).parent
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, PYTHONPATH=str(tests)))
+    assert proc.returncode == 1 and "RuntimeError: boom" in proc.stderr
+    assert proc.stdout == f"[(), (28,), ()] [{angle_ms(72)}, 0.0]\n"
