@@ -11,10 +11,11 @@ from __future__ import annotations
 import atexit
 import math
 import threading
+import warnings
 from collections.abc import Sequence
 
 from gpiozero import AngularServo, Button, DigitalOutputDevice
-from gpiozero.exc import GPIOZeroError
+from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
 from .backend import RGB, Backend
 from .config import Config
@@ -37,25 +38,16 @@ class GpioBackend(Backend):
         self._sweep: threading.Thread | None = None
         self._stop = threading.Event()
         try:
-            leds, servo = config.leds, config.servo
-            self._data, self._clock, self._latch = (
-                self._own(DigitalOutputDevice(p)) for p in (leds.data, leds.clock, leds.latch)
-            )
-            self._servo = self._own(AngularServo(
-                servo.pin, initial_angle=None, min_angle=servo.min_angle,
-                max_angle=servo.max_angle, min_pulse_width=servo.min_pulse,
-                max_pulse_width=servo.max_pulse,
-            ))
-            for name, pin in config.buttons.pins.items():
-                self._wire(name, self._own(Button(
-                    pin, bounce_time=config.buttons.bounce or None,
-                    hold_time=config.buttons.hold,
-                )))
-            self._shift([False] * leds.registers * 8)
-            atexit.register(self.close)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", PinFactoryFallback)  # a failure says it all
+                self._open()
         except GPIOZeroError as exc:
             self.close()
-            raise OSError(f"gpio: {exc}") from None
+            reason = str(exc) or type(exc).__name__
+            if isinstance(exc, BadPinFactory):
+                reason += " (not a Raspberry Pi? try --backend sim)"
+            raise OSError(f"gpio: {reason}") from None
+        atexit.register(self.close)
 
     def show(self, leds: Sequence[RGB]) -> None:
         """Light the LEDs whose colour is not black; shifts only when a bit changes."""
@@ -94,6 +86,22 @@ class GpioBackend(Backend):
             device.close()
         self._devices.clear()
         self._latch = self._servo = None
+
+    def _open(self) -> None:
+        """Claim every pin and shift all LEDs off (a 74HC595 wakes up with random outputs)."""
+        leds, servo, buttons = self._config.leds, self._config.servo, self._config.buttons
+        self._data, self._clock, self._latch = (
+            self._own(DigitalOutputDevice(p)) for p in (leds.data, leds.clock, leds.latch)
+        )
+        self._servo = self._own(AngularServo(
+            servo.pin, initial_angle=None, min_angle=servo.min_angle,
+            max_angle=servo.max_angle, min_pulse_width=servo.min_pulse,
+            max_pulse_width=servo.max_pulse,
+        ))
+        for name, pin in buttons.pins.items():
+            button = Button(pin, bounce_time=buttons.bounce or None, hold_time=buttons.hold)
+            self._wire(name, self._own(button))
+        self._shift([False] * leds.registers * 8)
 
     def _own(self, device):
         self._devices.append(device)

@@ -99,7 +99,7 @@ def game_over(winner: object, points: int, score: Mapping[Any, int] | None = Non
     (or, for money play, the points just won) is a row of LEDs from their own 1-point, up to
     SCORE_LEDS; the points just won flash gold."""
     won = side(winner)
-    totals = {side(k): v for k, v in (score or {won: points}).items()}
+    totals = {won: points} | {side(k): v for k, v in (score or {}).items()}
     frame = DARK.lit([f"play {won}", f"tray {won}"], blink(GOLD))
     for name, total in totals.items():
         frame = frame.lit(_row(name, 0, total), steady(PLAYER[name]))

@@ -152,3 +152,9 @@ def test_frames_combine_with_the_top_one_winning():
     assert lit(frame) == {PLAY_W: (W,), TRAY_B: (PURPLE,) * 7 + (K,), 0: (RED, K)}
     assert (s.cube(2) | DARK).cube == 2
     assert frame.at(1)[0] == K and frame.at(2)[0] == RED
+
+
+def test_game_over_score_without_the_winner_counts_the_points_won():
+    gold = (GOLD,) * 4 + (K,) * 4
+    assert lit(s.game_over(BLACK, 1, {WHITE: 2})) == {
+        PLAY_B: gold, TRAY_B: gold, 0: (W,), 1: (W,), 23: (GOLD, K)}
