@@ -57,6 +57,19 @@ class Position:
         if problem:
             raise ValueError(f"impossible position: {problem}")
 
+    @classmethod
+    def trusted(cls, points, bar_white, bar_black, turn, cube, cube_owner) -> Position:
+        """A position built by the engine itself from a valid one: skips validation."""
+        pos = object.__new__(cls)
+        setter = object.__setattr__
+        setter(pos, "points", points)
+        setter(pos, "bar_white", bar_white)
+        setter(pos, "bar_black", bar_black)
+        setter(pos, "turn", turn)
+        setter(pos, "cube", cube)
+        setter(pos, "cube_owner", cube_owner)
+        return pos
+
     # --- views -------------------------------------------------------------------------
     def bar(self, color: Color) -> int:
         return self.bar_white if color is WHITE else self.bar_black

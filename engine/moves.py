@@ -8,15 +8,14 @@ mover's numbering: 25 is the bar, 0 is off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .board import WHITE, Color, Position
 
 BAR, OFF = 25, 0
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One checker moved by one die, in the mover's numbering (25 = bar, 0 = off)."""
 
     start: int
@@ -24,8 +23,7 @@ class Step:
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     """A legal play: its die steps and the position after it, with the opponent on roll."""
 
     steps: tuple[Step, ...]
@@ -59,30 +57,29 @@ def position_from_mover(b: list[int] | tuple[int, ...], pos: Position) -> Positi
     else:
         points = tuple(-n for n in reversed(b[1:25]))
         bars = (b[26], b[25])
-    return Position(points, bars[0], bars[1], mover.other, pos.cube, pos.cube_owner)
+    return Position.trusted(points, bars[0], bars[1], mover.other, pos.cube, pos.cube_owner)
 
 
-def single_steps(b: list[int], die: int):
-    """Yield (start, end) for every checker that may legally move `die` pips on board `b`."""
+def single_steps(b: list[int], die: int) -> list[tuple[int, int]]:
+    """(start, end) of every checker that may legally move `die` pips on board `b`."""
     if b[BAR] > 0:
         end = BAR - die
-        if b[end] >= -1:
-            yield BAR, end
-        return
-    highest = 0
-    for p in range(24, 0, -1):
-        if b[p] > 0:
-            highest = p
-            break
+        return [(BAR, end)] if b[end] >= -1 else []
+    highest = 24
+    while highest and b[highest] <= 0:
+        highest -= 1
+    if highest > 6:
+        return [(p, p - die) for p in range(highest, die, -1) if b[p] > 0 and b[p - die] >= -1]
+    out = []
     for p in range(highest, 0, -1):
-        if b[p] <= 0:
-            continue
-        end = p - die
-        if end > 0:
-            if b[end] >= -1:
-                yield p, end
-        elif highest <= 6 and (end == 0 or p == highest):
-            yield p, OFF
+        if b[p] > 0:
+            end = p - die
+            if end > 0:
+                if b[end] >= -1:
+                    out.append((p, end))
+            elif end == 0 or p == highest:
+                out.append((p, OFF))
+    return out
 
 
 def apply_step(b: list[int], start: int, end: int) -> tuple[list[int], bool]:
@@ -97,45 +94,68 @@ def apply_step(b: list[int], start: int, end: int) -> tuple[list[int], bool]:
     return nb, False
 
 
-def _search(b, dice, steps, floor, found, depth_best):
-    """Depth-first search over die orders; records each end board with its steps."""
-    if dice:
-        die = dice[0]
-        moved = False
-        for start, end in single_steps(b, die):
-            if start > floor:
-                continue
-            moved = True
-            nb, hit = apply_step(b, start, end)
-            nxt_floor = start if len(dice) > 1 and dice[1] == die else 25
-            _search(nb, dice[1:], steps + (Step(start, end, hit),), nxt_floor, found, depth_best)
-        if moved:
-            return
-    n = len(steps)
-    if n < depth_best[0]:
-        return
-    if n > depth_best[0]:
-        depth_best[0] = n
-        found.clear()
-    found.setdefault(tuple(b), steps)
+Found = dict[tuple[int, ...], tuple[Step, ...]]
+
+# A board's key is sum((b[i] + 16) << 5 * i): exact, and one step changes it by a few terms.
+_UNIT = [1 << 5 * i for i in range(27)]
+_Level = list[tuple[list[int], int, tuple[Step, ...]]]
 
 
-def legal_boards(b: list[int], d1: int, d2: int) -> dict[tuple[int, ...], tuple[Step, ...]]:
-    """Every distinct end board (mover's view) reachable with dice d1, d2, with one step list."""
-    found: dict[tuple[int, ...], tuple[Step, ...]] = {}
-    best = [0]
+def _key(b: list[int]) -> int:
+    return sum((n + 16) * unit for n, unit in zip(b, _UNIT, strict=True))
+
+
+def _expand(level: _Level, die: int) -> dict[int, tuple]:
+    """Every distinct board one more `die` step reaches from `level`, by key, with how."""
+    deeper: dict[int, tuple] = {}
+    unit, hit_extra = _UNIT, _UNIT[26]
+    for board, key, steps in level:
+        for start, end in single_steps(board, die):
+            if end and board[end] == -1:
+                child = key - unit[start] + 2 * unit[end] + hit_extra
+            else:
+                child = key - unit[start] + unit[end]
+            if child not in deeper:
+                deeper[child] = (board, steps, start, end)
+    return deeper
+
+
+def _materialise(deeper: dict[int, tuple]) -> _Level:
+    level = []
+    for child, (board, steps, start, end) in deeper.items():
+        nb, hit = apply_step(board, start, end)
+        level.append((nb, child, (*steps, Step(start, end, hit))))
+    return level
+
+
+def _found(deeper: dict[int, tuple]) -> Found:
+    return {tuple(board): steps for board, _, steps in _materialise(deeper)}
+
+
+def legal_boards(b: list[int], d1: int, d2: int) -> Found:
+    """Every distinct end board (mover's view) reachable with dice d1, d2, with one step list.
+
+    As many dice as possible are played; when only one of two different dice can be, the
+    larger if it can. A roll that cannot be played at all gives {}.
+    """
+    root: _Level = [(b, _key(b), ())]
     if d1 == d2:
-        _search(b, (d1,) * 4, (), 25, found, best)
-        return found
+        level, deeper = root, {}
+        for depth in range(4):
+            step = _expand(level, d1)
+            if not step:
+                break
+            deeper = step
+            if depth < 3:
+                level = _materialise(deeper)
+        return _found(deeper)
     hi, lo = max(d1, d2), min(d1, d2)
-    _search(b, (hi, lo), (), 25, found, best)
-    _search(b, (lo, hi), (), 25, found, best)
-    if best[0] == 1:
-        high_steps = set(single_steps(b, hi))
-        with_high = {k: s for k, s in found.items() if (s[0].start, s[0].end) in high_steps}
-        if with_high:
-            return with_high
-    return found
+    first = {die: _expand(root, die) for die in (hi, lo)}
+    both: dict[int, tuple] = {}
+    for die, other in ((hi, lo), (lo, hi)):
+        for child, how in _expand(_materialise(first[die]), other).items():
+            both.setdefault(child, how)
+    return _found(both or first[hi] or first[lo])
 
 
 def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
@@ -145,10 +165,8 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
     """
     d1, d2 = _check_dice(dice)
     b = mover_board(pos)
-    found = legal_boards(b, d1, d2)
-    if not next(iter(found.values()), ()):
-        return []
-    return [Play(steps, position_from_mover(end, pos)) for end, steps in found.items()]
+    return [Play(steps, position_from_mover(end, pos))
+            for end, steps in legal_boards(b, d1, d2).items()]
 
 
 def _check_dice(dice) -> tuple[int, int]:
