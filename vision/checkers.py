@@ -1,0 +1,159 @@
+"""Checker reading on the rectified field.
+
+Each point (and each half of the bar) is a row of checkers from its base: up to five in a row,
+then a second layer in the gaps of the first, and so on (`vision.synth.pyramid`). Pixels are
+classed light checker / dark checker / board by the nearest learned colour; the first layer is
+the length of the checker run from the base. Upper layers show as rims: a disc is there when
+the radial gradient peaks at one common radius on most rays around the expected centre.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..calibration.rectify import Row
+
+BOARD, LIGHT, DARK = 0, 1, 2
+WEIGHTS = np.float32([0.6, 1.0, 1.0])  # Lab distance weights: lightness counts less (shadows)
+
+
+def pyramid(n: int) -> list[tuple[int, float]]:
+    """(layer, distance from the base in diameters) of n checkers: 5 in a row, then 4 in its
+    gaps, then 3, 2, 1."""
+    spots = [(k, k / 2 + i + 0.5) for k in range(5) for i in range(5 - k)]
+    return spots[:n]
+
+
+GRID = np.arange(1, 10) * 0.5
+
+
+@dataclass(frozen=True)
+class RowReading:
+    """What one row holds: checker count, colour and how clear the decision was (0..1)."""
+
+    name: str
+    count: int
+    light: bool
+    margin: float
+    centres: tuple[tuple[float, float], ...]
+
+
+def palette(colours: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Lab colours to compare pixels with, and their class (board, light, dark)."""
+    rows, labels = [], []
+    for key, cls in (("light", LIGHT), ("dark", DARK)):
+        c = np.float32(colours[key])
+        rows += [c, c * np.float32([0.7, 1, 1])]
+        labels += [cls, cls]
+    for c in colours["board"]:
+        c = np.float32(c)
+        rows += [c, c * np.float32([0.65, 1, 1])]
+        labels += [BOARD, BOARD]
+    return np.array(rows, np.float32), np.array(labels, np.uint8)
+
+
+def classify(lab: np.ndarray, colours: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Class of every pixel: the class of its nearest palette colour."""
+    flat = lab.reshape(-1, 3).astype(np.float32) * WEIGHTS
+    pal = colours * WEIGHTS
+    dist = ((flat[:, None, :] - pal[None, :, :]) ** 2).sum(-1)
+    return labels[dist.argmin(1)].reshape(lab.shape[:2])
+
+
+def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float):
+    """Per step along the row (1 px of `cls`): share of light and of dark pixels on the axis."""
+    x = row.base[0] * scale
+    half = max(1, round(0.22 * d * scale))
+    n = int(length * scale)
+    y0 = row.base[1] * scale
+    ys = np.clip(np.rint(y0 + row.direction * (np.arange(n) + 0.5)).astype(int), 0,
+                 cls.shape[0] - 1)
+    band = cls[ys][:, max(0, round(x) - half):round(x) + half + 1]
+    return (band == LIGHT).mean(1), (band == DARK).mean(1)
+
+
+def first_layer(light: np.ndarray, dark: np.ndarray, step: float) -> tuple[int, bool, float]:
+    """Checkers in the first layer (from the run length), whether light, and the margin."""
+    occupied = (light + dark) > 0.5
+    gap_max = max(1, round(0.25 * step))
+    end = gap = 0
+    for i, occ in enumerate(occupied):
+        if occ:
+            end, gap = i + 1, 0
+        else:
+            gap += 1
+            if gap > gap_max:
+                break
+    exact = end / step
+    count = min(5, int(round(exact)))
+    margin = 1.0 - 2 * abs(exact - round(exact)) if exact < 5.5 else 1.0
+    is_light = light[:end].sum() >= dark[:end].sum()
+    return count, bool(is_light), float(margin)
+
+
+def edge_profile(rect: np.ndarray, row: Row, d: float) -> np.ndarray:
+    """Colour change along the row's axis, per pixel from the base (mean over a narrow band)."""
+    x0 = max(0, round(row.base[0] - 0.2 * d))
+    x1 = round(row.base[0] + 0.2 * d) + 1
+    y = round(row.base[1])
+    n = round(5.6 * d)
+    band = rect[y:y + n, x0:x1] if row.direction > 0 else rect[max(0, y - n):y, x0:x1][::-1]
+    band = band.astype(np.float32)
+    diff = np.abs(band[2:] - band[:-2]).sum(-1).mean(1)
+    return np.r_[0.0, diff, 0.0]
+
+
+def _peak(profile: np.ndarray, t: float, half: float) -> float:
+    lo, hi = max(0, round(t - half)), min(len(profile), round(t + half) + 1)
+    return float(profile[lo:hi].max()) if hi > lo else 0.0
+
+
+def _top(spots, s: float):
+    """The topmost disc covering axis position s (in diameters), or None."""
+    cover = [(layer, t) for layer, t in spots if abs(s - t) < 0.5]
+    return max(cover) if cover else None
+
+
+def rim_pattern(n: int) -> np.ndarray:
+    """For n checkers: at each half-diameter step 0.5 .. 4.5 from the base, is a rim visible?"""
+    spots = pyramid(n)
+    return np.array([_top(spots, g - 0.2) != _top(spots, g + 0.2) for g in GRID])
+
+
+def upper_layers(profile: np.ndarray, d: float) -> tuple[int, float]:
+    """Checkers above a full first layer: the count whose pattern of visible rims (a checker
+    in a gap hides the rims meeting there and shows its own) best fits the edges seen."""
+    strength = np.log([_peak(profile, g * d, 0.08 * d) + 5.0 for g in GRID])
+    scores = []
+    for n in range(5, 16):
+        rims = PATTERNS[n]
+        scores.append(strength[rims].mean() - strength[~rims].mean())
+    order = np.argsort(scores)[::-1]
+    margin = (scores[order[0]] - scores[order[1]]) / 0.5
+    return int(order[0]), float(min(1.0, margin))
+
+
+def read_rows(rect: np.ndarray, rows: list[Row], d: float, colours: dict) -> list[RowReading]:
+    """Every row's reading, using the learned colours."""
+    small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    cls = classify(lab, *palette(colours))
+    length = 0.49 * (rect.shape[0] - 2 * rows[0].base[1])
+    out = []
+    for row in rows:
+        light, dark = run_profile(cls, row, d, 0.5, length)
+        count, is_light, margin = first_layer(light, dark, d * 0.5)
+        centres = [(row.base[0], row.base[1] + row.direction * (i + 0.5) * d)
+                   for i in range(count)]
+        if count == 5:
+            extra, upper_margin = upper_layers(edge_profile(rect, row, d), d)
+            count += extra
+            margin = min(margin, upper_margin)
+        out.append(RowReading(row.name, count, is_light, margin, tuple(centres)))
+    return out
+
+
+PATTERNS = {n: rim_pattern(n) for n in range(5, 16)}

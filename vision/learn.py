@@ -1,0 +1,104 @@
+"""Learning a board from a frame of the start position: checker and board colours, checker size.
+
+The colours are Lab (OpenCV 8-bit scale) medians over places whose content the start position
+fixes; the checker diameter is the length of the five-checker rows divided by five.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from ..calibration.file import Calibration
+from ..calibration.rectify import FieldView
+from .checkers import classify, palette, run_profile
+
+START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
+FIVES = ("6", "12", "13", "19")
+
+
+def _sample(lab: np.ndarray, xy, size: int = 2) -> np.ndarray:
+    x, y = round(xy[0]), round(xy[1])
+    patch = lab[max(y - size, 0):y + size + 1, max(x - size, 0):x + size + 1]
+    return np.median(patch.reshape(-1, 3), axis=0)
+
+
+def _spot(view: FieldView, name: str, t: float, dx: float = 0.0) -> tuple[float, float]:
+    row = view.row(name)
+    return row.base[0] + dx, row.base[1] + row.direction * t
+
+
+def start_colours(rect: np.ndarray, view: FieldView) -> dict:
+    """Light, dark and board colours sampled where the start position puts them."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    d = view.d
+    light, dark = [], []
+    for p, n in START.items():
+        for i in range(abs(n)):
+            (light if n > 0 else dark).append(_sample(lab, _spot(view, str(p), (i + 0.5) * d)))
+    empty = [p for p in range(1, 25) if p not in START]
+    depth = view.geo.point_depth * view.h
+    board = []
+    for parity in (0, 1):
+        board.append(np.median([_sample(lab, _spot(view, str(p), 0.3 * depth))
+                                for p in empty if p % 2 == parity], axis=0))
+    mid = [_sample(lab, _spot(view, str(p), 0.5 * view.h)) for p in range(1, 13)]
+    board.append(np.median(mid, axis=0))
+    edge = [_sample(lab, _spot(view, str(p), 0.8 * depth, 0.45 * view.geo.column_width * view.w))
+            for p in empty]
+    board.append(np.median(edge, axis=0))
+    bar = [_sample(lab, _spot(view, "bar_low", f * view.h)) for f in (0.1, 0.25, 0.4)]
+    board.append(np.median(bar, axis=0))
+    return {"light": _round(np.median(light, axis=0)), "dark": _round(np.median(dark, axis=0)),
+            "board": [_round(c) for c in board]}
+
+
+def _round(c) -> list[float]:
+    return [round(float(v), 1) for v in c]
+
+
+def learn(image: np.ndarray, cal: Calibration) -> Calibration:
+    """`cal` plus the colours and checker diameter learned from a start-position frame."""
+    view = FieldView(cal)
+    rect = view.warp(image)
+    colours = start_colours(rect, view)
+    small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    cls = classify(cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB),
+                   *palette(colours))
+    runs = []
+    for name in FIVES:
+        light, dark = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)
+        occupied = np.flatnonzero((light + dark) > 0.5)
+        if len(occupied):
+            runs.append((occupied[-1] + 1) / 0.5 / 5)
+    if len(runs) < 3 or np.ptp(runs) > 0.15 * np.median(runs):
+        raise ValueError("the start position is not on the board (cannot see its five-checker "
+                         "rows)")
+    diameter = float(np.median(runs)) / view.w
+    extra = dict(cal.extra, colours=colours, checker_diameter=round(diameter, 5))
+    return replace(cal, extra=extra)
+
+
+def guess_colours(rect: np.ndarray, view: FieldView) -> dict:
+    """Colours guessed from any frame when none were learned: board colours where checkers are
+    rare (triangle tips, the middle), checker colours where they differ from the board."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    depth = view.geo.point_depth * view.h
+    board = [np.median([_sample(lab, _spot(view, str(p), 0.85 * depth))
+                        for p in range(1, 25) if p % 2 == parity], axis=0) for parity in (0, 1)]
+    board.append(np.median([_sample(lab, _spot(view, str(p), 0.5 * view.h))
+                            for p in range(1, 13)], axis=0))
+    board.append(_sample(lab, _spot(view, "bar_low", 0.5 * view.h)))
+    spots = np.array([_sample(lab, _spot(view, r.name, 0.5 * view.d)) for r in view.rows])
+    far = np.min([np.linalg.norm(spots - b, axis=1) for b in board], axis=0) > 25
+    found = spots[far].astype(np.float32)
+    if len(found) >= 2 and np.ptp(found[:, 0]) > 30:
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        cv2.setRNGSeed(1)
+        _, labels, centres = cv2.kmeans(found, 2, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        light, dark = sorted(centres.tolist(), key=lambda c: -c[0])
+    else:
+        light, dark = [235.0, 128.0, 128.0], [40.0, 128.0, 128.0]
+    return {"light": _round(light), "dark": _round(dark), "board": [_round(c) for c in board]}

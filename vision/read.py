@@ -1,0 +1,55 @@
+"""One camera frame -> an Observation (DESIGN.md): checkers, bar, off, dice, hand, confidence."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..calibration.file import Calibration
+from ..calibration.rectify import FieldView
+from . import checkers, dice, hand
+from .learn import guess_colours
+
+
+class Reader:
+    """Reads frames seen through one calibration."""
+
+    def __init__(self, cal: Calibration):
+        self.cal = cal
+        self.view = FieldView(cal)
+        self.colours = cal.extra.get("colours")
+
+    def read(self, image: np.ndarray) -> dict:
+        """The Observation of one BGR frame."""
+        check_image(image, self.cal)
+        view = self.view
+        rect = view.warp(image)
+        colours = self.colours or guess_colours(rect, view)
+        readings = checkers.read_rows(rect, view.rows, view.d, colours)
+        points = [0] * 24
+        bar = {"white": 0, "black": 0}
+        for r in readings:
+            if r.name.startswith("bar"):
+                bar["white" if r.light else "black"] += r.count
+            else:
+                points[int(r.name) - 1] = r.count if r.light else -r.count
+        seen = {"white": sum(n for n in points if n > 0) + bar["white"],
+                "black": -sum(n for n in points if n < 0) + bar["black"]}
+        off = {k: max(0, 15 - v) for k, v in seen.items()}
+        covered = [c for r in readings for c in r.centres]
+        found = dice.find_field_dice(image, view, rect, covered)
+        has_hand = hand.hand_present(rect, view.m)
+        confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
+        if has_hand or max(seen.values()) > 15:
+            confidence *= 0.3
+        return {"points": points, "bar": bar, "off": off,
+                "dice": [{k: d[k] for k in ("value", "field_xy", "cocked")} for d in found],
+                "hand": has_hand, "confidence": round(float(confidence), 3)}
+
+
+def check_image(image, cal: Calibration | None = None) -> None:
+    """ValueError when the frame is empty or not the calibrated size."""
+    if image is None or image.size == 0:
+        raise ValueError("empty image")
+    if cal is not None and (image.shape[1], image.shape[0]) != tuple(cal.image_size):
+        raise ValueError(f"image is {image.shape[1]}x{image.shape[0]}, the calibration is for "
+                         f"{cal.image_size[0]}x{cal.image_size[1]}")

@@ -1,0 +1,526 @@
+"""A synthetic camera view of a backgammon board, with its ground truth.
+
+`render(scene, seed)` draws the board top-down on a canvas (textures, triangles, checkers with
+shadows, dice), warps it into a 1280x720 camera frame with perspective and any turn, then adds
+hands, lighting, noise, blur and JPEG. Everything is deterministic from the seed.
+
+Conventions the reader relies on: a point's checkers lie in a row from the point's base; from
+the 6th on they lie in a second layer in the gaps of the first (then a third...), a pyramid of
+5 + 4 + 3 + 2 + 1 (`vision.checkers.pyramid`). The bar is read as two such rows, one from
+each edge, one colour each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from ..calibration.geometry import FieldGeometry
+from .checkers import pyramid
+
+FRAME_SIZE = (1280, 720)
+START_POINTS = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
+CANVAS_H = 560  # canvas pixels per field height
+SPRITE = 64  # die sprite side in pixels
+CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
+    ((242, 240, 232), (30, 30, 32)), ((236, 226, 200), (200, 160, 60)),
+    ((245, 245, 245), (170, 30, 35)), ((238, 228, 200), (95, 60, 35)),
+    ((230, 230, 220), (30, 80, 50)), ((250, 250, 250), (40, 60, 140)),
+    ((225, 215, 190), (110, 25, 40)), ((205, 205, 205), (70, 70, 72)),
+    ((240, 215, 120), (25, 25, 25)), ((250, 245, 235), (120, 85, 60)),
+)
+POINT_PAIRS = (
+    ((170, 40, 40), (35, 35, 35)), ((235, 220, 185), (110, 70, 40)),
+    ((40, 110, 60), (230, 225, 210)), ((40, 70, 140), (225, 215, 190)),
+    ((120, 30, 40), (215, 200, 165)), ((200, 150, 70), (60, 40, 30)),
+    ((30, 30, 30), (200, 40, 40)), ((90, 130, 150), (240, 235, 220)),
+)
+FIELDS = ((40, 95, 55), (215, 195, 155), (175, 130, 80), (30, 60, 45), (200, 180, 140),
+          (120, 30, 35), (35, 50, 90), (225, 215, 195))
+FRAMES = ((95, 60, 35), (60, 38, 25), (140, 95, 55), (180, 140, 90), (40, 30, 25))
+TABLES = ((120, 110, 100), (60, 50, 45), (170, 160, 150), (90, 70, 50))
+DICE = (((250, 250, 245), (20, 20, 20)), ((200, 30, 30), (250, 250, 250)),
+        ((20, 20, 20), (250, 250, 250)), ((30, 120, 60), (250, 250, 250)),
+        ((245, 235, 200), (30, 30, 30)), ((30, 60, 170), (250, 250, 250)))
+SKINS = ((230, 190, 165), (200, 150, 120), (150, 100, 70), (95, 60, 40), (240, 205, 185))
+PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die on the field: its value, where it lies (field_xy), its turn and whether it leans."""
+
+    value: int
+    field_xy: tuple[float, float]
+    angle: float = 0.0
+    cocked: bool = False
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything about how a board and its picture look, apart from what is on it."""
+
+    geometry: FieldGeometry = FieldGeometry()
+    aspect: float = 1.35  # field width / height
+    checker_ratio: float = 0.9  # checker diameter / column width
+    checkers: tuple = CHECKER_PAIRS[0]
+    points: tuple = POINT_PAIRS[0]
+    field: tuple = FIELDS[0]
+    frame: tuple = FRAMES[0]
+    table: tuple = TABLES[0]
+    dice: tuple = DICE[0]
+    texture: str = "felt"  # felt | wood | plain
+    grain: float = 0.06
+    corners: tuple = ((1100, 640), (180, 640), (180, 80), (1100, 80))  # p1 p12 p13 p24 px
+    light: tuple[float, float] = (0.5, -0.7)  # light direction for shadows, canvas units
+    shadow: float = 0.35
+    gradient: float = 0.2
+    blob_shadow: float = 0.0
+    noise: float = 2.0
+    blur: float = 0.0
+    jpeg: int = 0  # 0: none
+    die_size: float = 0.04  # die side / field height
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What is on the board: the board array, the bar, the dice, a hand, and the look."""
+
+    points: tuple[int, ...]
+    bar: dict = field(default_factory=lambda: {"white": 0, "black": 0})
+    dice: tuple[Die, ...] = ()
+    hand: bool = False
+    look: Look = Look()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A synthetic frame with its calibration (DESIGN.md dict) and its ground truth."""
+
+    image: np.ndarray
+    calibration: dict
+    truth: dict
+
+
+# --- random looks and scenes ------------------------------------------------------------------
+def _pick(rng, options):
+    return options[int(rng.integers(len(options)))]
+
+
+def _jitter(rng, rgb, amount=18):
+    return tuple(int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in rgb)
+
+
+def random_corners(rng, aspect: float) -> tuple:
+    """Field corners p1, p12, p13, p24 in a 1280x720 frame: any turn, perspective, mirror."""
+    w, h = FRAME_SIZE
+    turn = _pick(rng, (0, 0, 90, 180, 270)) + rng.normal(0, 6)
+    long_px = rng.uniform(0.78, 0.95) * (h if turn % 180 == 90 else w)
+    long_px = min(long_px, 0.9 * h * aspect if int(turn) % 180 == 90 else 0.86 * h * aspect)
+    fw, fh = long_px, long_px / aspect
+    if abs((turn % 180) - 90) < 30:
+        fw = min(fw, 0.92 * h)
+        fh = fw / aspect
+    base = np.array([[fw / 2, fh / 2], [-fw / 2, fh / 2], [-fw / 2, -fh / 2], [fw / 2, -fh / 2]])
+    if rng.random() < 0.5:  # home on the left: the mirror image
+        base[:, 0] *= -1
+    base += rng.normal(0, 0.025 * fh, base.shape)  # perspective
+    t = np.radians(turn)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    pts = base @ rot.T
+    span = pts.max(0) - pts.min(0)
+    room = np.array([w, h]) - span - 60
+    centre = np.array([w, h]) / 2 + rng.uniform(-0.5, 0.5, 2) * np.maximum(room, 0)
+    pts = pts - (pts.max(0) + pts.min(0)) / 2 + centre
+    return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
+
+
+def _lab(rgb) -> np.ndarray:
+    return cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2LAB)[0, 0].astype(float)
+
+
+def contrasted(checkers, board, least: float = 45.0) -> bool:
+    """Checkers stand out from every board colour (Lab distance, OpenCV 8-bit scale)."""
+    return all(np.linalg.norm(_lab(c) - _lab(b)) >= least for c in checkers for b in board)
+
+
+def random_look(rng) -> Look:
+    """A varied look: colours, textures, geometry, camera, light and image quality.
+
+    Checker colours always stand out from the board colours (boards are made that way; a
+    checker the colour of its point is not supported)."""
+    geo = FieldGeometry(rng.uniform(0.07, 0.11), rng.uniform(0.36, 0.46))
+    aspect = rng.uniform(1.2, 1.5)
+    column = (1 - geo.bar_width) / 12 * aspect
+    ratio = min(rng.uniform(0.86, 0.96), 0.485 / (5 * column))
+    while True:
+        pair = _pick(rng, CHECKER_PAIRS)
+        checkers = (_jitter(rng, pair[0], 8), _jitter(rng, pair[1], 12))
+        points = tuple(_jitter(rng, c) for c in _pick(rng, POINT_PAIRS))
+        field_rgb, frame = _jitter(rng, _pick(rng, FIELDS)), _jitter(rng, _pick(rng, FRAMES))
+        if contrasted(checkers, (*points, field_rgb, frame)):
+            break
+    return Look(
+        geometry=geo, aspect=aspect, checker_ratio=ratio, checkers=checkers, points=points,
+        field=field_rgb, frame=frame, table=_jitter(rng, _pick(rng, TABLES)),
+        dice=_pick(rng, DICE),
+        texture=_pick(rng, ("felt", "wood", "plain")), grain=rng.uniform(0.02, 0.1),
+        corners=random_corners(rng, aspect),
+        light=(rng.uniform(-1, 1), rng.uniform(-1, 1)), shadow=rng.uniform(0.15, 0.5),
+        gradient=rng.uniform(0, 0.4), blob_shadow=rng.uniform(0, 0.35) * (rng.random() < 0.4),
+        noise=rng.uniform(0, 6), blur=rng.uniform(0, 1.3) * (rng.random() < 0.6),
+        jpeg=int(rng.integers(40, 95)) * (rng.random() < 0.6), die_size=rng.uniform(0.036, 0.046),
+    )
+
+
+def random_position(rng) -> tuple[tuple[int, ...], dict]:
+    """A random legal-looking board: 15 checkers a side over points, bar and off."""
+    points = [0] * 24
+    bar = {}
+    for key, sign in (("white", 1), ("black", -1)):
+        off = int(rng.choice([0] * 12 + [1, 2, 3, 5, 8, 12, 15]))
+        bar[key] = int(rng.choice([0] * 8 + [1, 1, 2, 3]))
+        left = max(0, 15 - off - bar[key])
+        if left == 0:
+            bar[key] = min(bar[key], 15 - off)
+        while left:
+            free = [i for i in range(24) if points[i] * sign >= 0]
+            i = _pick(rng, free)
+            n = min(left, int(rng.choice([1, 1, 2, 2, 3, 4, 5, 6, 7, 9])), 15 - abs(points[i]))
+            points[i] += sign * n
+            left -= n
+    return tuple(points), bar
+
+
+def random_dice(rng, look: Look, points, bar, cocked: float = 0.1) -> tuple[Die, ...]:
+    """Zero to two dice (mostly two) on free places of the field."""
+    count = int(rng.choice([0, 1, 2, 2, 2, 2]))
+    dice: list[Die] = []
+    for _ in range(200):
+        if len(dice) == count:
+            break
+        xy = (float(rng.uniform(0.06, 0.94)), float(rng.uniform(0.08, 0.92)))
+        if _free(look, points, bar, xy, dice):
+            dice.append(Die(int(rng.integers(1, 7)), xy, float(rng.uniform(0, 360)),
+                            bool(rng.random() < cocked)))
+    return tuple(dice)
+
+
+def _free(look: Look, points, bar, xy, dice) -> bool:
+    """No checker and no other die within reach of a die at field point xy."""
+    fx, fy = xy
+    reach_x = 0.75 * look.die_size / look.aspect
+    bx0, bx1 = look.geometry.bar_x
+    if bx0 - reach_x - 0.01 < fx < bx1 + reach_x + 0.01:
+        return False
+    for d in dice:
+        if abs(d.field_xy[0] - fx) < 3 * reach_x and abs(d.field_xy[1] - fy) < 2.2 * look.die_size:
+            return False
+    for strip in _strips(look, points, bar):
+        for cx, cy, _, _ in strip[3]:
+            r = look.checker_ratio * look.geometry.column_width / 2
+            if abs(cx - fx) < r + reach_x and abs(cy - fy) * look.aspect < r + reach_x * 1.1:
+                return False
+    return True
+
+
+def random_scene(seed: int, *, hand: float = 0.1, cocked: float = 0.1) -> Scene:
+    """A random scene (position, dice, maybe a hand) on a random look."""
+    rng = np.random.default_rng(seed)
+    look = random_look(rng)
+    points, bar = random_position(rng)
+    dice = random_dice(rng, look, points, bar, cocked)
+    return Scene(points, bar, dice, bool(rng.random() < hand), look)
+
+
+# --- checker placement -----------------------------------------------------------------------
+def _strips(look: Look, points, bar):
+    """Per row of checkers: (colour key, n, start, [(x, y, layer, step)...]) in field units."""
+    geo = look.geometry
+    d = look.checker_ratio * geo.column_width * look.aspect  # diameter in field-height units
+    rows = []
+    for p in range(1, 25):
+        n = points[p - 1]
+        if n:
+            rows.append((geo.point_x(p), geo.point_y(p)[0], n))
+    bar_x = sum(geo.bar_x) / 2
+    white_low = sum(look.light) > 0  # which half of the bar holds white: varies with the look
+    for key, sign in (("white", 1), ("black", -1)):
+        if bar.get(key):
+            low = white_low if key == "white" else not white_low
+            rows.append((bar_x, 0.0 if low else 1.0, sign * bar[key]))
+    out = []
+    for x, base, n in rows:
+        direction = 1 if base == 0.0 else -1
+        spots = [(x, base + direction * t * d * 1.02, layer, d) for layer, t in pyramid(abs(n))]
+        out.append(("white" if n > 0 else "black", abs(n), base, spots))
+    return out
+
+
+# --- drawing ----------------------------------------------------------------------------------
+def _texture(rng, shape, kind: str, strength: float) -> np.ndarray:
+    """A multiplicative texture around 1.0."""
+    h, w = shape
+    if kind == "plain":
+        return np.ones(shape, np.float32)
+    if kind == "wood":
+        small = rng.normal(0, 1, (max(h // 40, 2), max(w // 2, 2))).astype(np.float32)
+        t = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+        t += 0.5 * np.sin(np.linspace(0, rng.uniform(20, 60), w))[None, :].astype(np.float32)
+    else:
+        t = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 1.2) * 2
+    return 1 + strength * t / max(float(t.std()), 1e-6)
+
+
+def _canvas_layout(look: Look):
+    """Canvas size and the field's origin on it (frame and trays around the field)."""
+    fh = CANVAS_H
+    fw = round(fh * look.aspect)
+    m = round(0.07 * fh)
+    tray = round(0.1 * fw)
+    return (fw + 3 * m + tray, fh + 2 * m), (m + tray + m, m), (fw, fh)
+
+
+def _draw_board(rng, look: Look) -> np.ndarray:
+    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    img = np.zeros((ch, cw, 3), np.float32)
+    img[:] = look.frame
+    img[oy:oy + fh, ox:ox + fw] = look.field
+    tray = (ox - round(0.07 * fh) - round(0.1 * fw), oy)
+    tray_box = (tray[0], oy, tray[0] + round(0.1 * fw), oy + fh)
+    cv2.rectangle(img, tray_box[:2], tray_box[2:], [c * 0.8 for c in look.field], -1)
+    bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
+    cv2.rectangle(img, (round(bx0), oy), (round(bx1), oy + fh), look.frame, -1)
+    geo = look.geometry
+    half = geo.column_width / 2 * fw
+    for p in range(1, 25):
+        x = ox + geo.point_x(p) * fw
+        base, tip = (oy + v * fh for v in geo.point_y(p))
+        tri = np.array([[x - half, base], [x + half, base], [x, tip]]) * 16
+        cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
+    tex = _texture(rng, (ch, cw), look.texture, look.grain)
+    return img * tex[..., None]
+
+
+def _draw_checkers(img, look: Look, strips, origin, scale) -> None:
+    """Checkers with a cast shadow, a bevelled rim and a groove, layer by layer."""
+    ox, oy = origin
+    r = look.checker_ratio * look.geometry.column_width * look.aspect / 2 * scale
+    colours = {"white": look.checkers[0], "black": look.checkers[1]}
+    lx, ly = look.light
+    for layer in range(5):
+        spots = [(key, x, y) for key, _, _, s in strips for x, y, k, _ in s if k == layer]
+        if not spots:
+            continue
+        shade = np.zeros(img.shape[:2], np.float32)
+        off = (0.12 + 0.08 * layer) * r
+        for _, x, y in spots:
+            c = (round((ox + x * scale * look.aspect - lx * off) * 16),
+                 round((oy + y * scale + ly * off) * 16))
+            cv2.circle(shade, c, round(r * 16), 1.0, -1, cv2.LINE_AA, 4)
+        shade = cv2.GaussianBlur(shade, (0, 0), 0.12 * r + 1)
+        img *= (1 - look.shadow * shade)[..., None]
+        for key, x, y in spots:
+            _checker(img, (ox + x * scale * look.aspect, oy + y * scale), r, colours[key],
+                     look.light)
+
+
+def _checker(img, centre, r, rgb, light) -> None:
+    """A checker: dark rim, a glossy highlight on the bevel towards the light, a groove."""
+    c = (round(centre[0] * 16), round(centre[1] * 16))
+    col = np.array(rgb, np.float32)
+    aa = cv2.LINE_AA
+    cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * 0.62), -1, aa, 4)
+    toward = float(np.degrees(np.arctan2(-light[1], -light[0])))
+    gloss = tuple(float(v) for v in col * 0.55 + 110)
+    cv2.ellipse(img, c, (round(r * 0.93 * 16),) * 2, toward, -60, 60, gloss,
+                max(1, round(r * 0.1)), aa, 4)
+    cv2.circle(img, c, round(r * 0.88 * 16), tuple(float(v) for v in col), -1, aa, 4)
+    cv2.circle(img, c, round(r * 0.62 * 16), tuple(float(v) for v in col * 0.85), 1, aa, 4)
+
+
+def _die_sprite(value: int, body, pip, size: int, cocked: bool):
+    """A die seen from above (top face, or top plus side face when cocked) and its mask."""
+    s = size
+    face = np.zeros((s, s, 3), np.float32)
+    face[:] = body
+    mask = np.zeros((s, s), np.float32)
+    c = round(0.16 * s)
+    cv2.rectangle(mask, (c, 0), (s - 1 - c, s - 1), 1.0, -1)
+    cv2.rectangle(mask, (0, c), (s - 1, s - 1 - c), 1.0, -1)
+    for cx in (c, s - 1 - c):
+        for cy in (c, s - 1 - c):
+            cv2.circle(mask, (cx, cy), c, 1.0, -1, cv2.LINE_AA)
+    edge = cv2.GaussianBlur(mask, (0, 0), 0.06 * s)
+    face *= (0.75 + 0.25 * edge)[..., None]
+    for dx, dy in PIPS[value]:
+        cv2.circle(face, (round(s / 2 + dx * 0.27 * s), round(s / 2 + dy * 0.27 * s)),
+                   round(0.085 * s), pip, -1, cv2.LINE_AA)
+    if not cocked:
+        return face, mask
+    top = round(0.72 * s)
+    face = cv2.resize(face, (s, top))
+    mask_top = cv2.resize(mask, (s, top))
+    side = np.zeros((s - top + round(0.2 * s), s, 3), np.float32)
+    side[:] = np.array(body, np.float32) * 0.6
+    return np.vstack([face, side]), np.vstack([mask_top, np.ones(side.shape[:2], np.float32)])
+
+
+def _die_matrix(look: Look, die: Die, origin, shape) -> np.ndarray:
+    """Affine matrix placing a die sprite of `shape` (h, w) on the canvas."""
+    h, w = shape
+    k = look.die_size * CANVAS_H / SPRITE
+    cx = origin[0] + die.field_xy[0] * CANVAS_H * look.aspect
+    cy = origin[1] + die.field_xy[1] * CANVAS_H
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), die.angle, k)
+    m[:, 2] += (cx - w / 2, cy - h / 2)
+    return m
+
+
+def _draw_dice(img, look: Look, dice, origin) -> None:
+    size = look.die_size * CANVAS_H
+    dsize = (img.shape[1], img.shape[0])
+    for die in dice:
+        sprite, mask = _die_sprite(die.value, *look.dice, SPRITE, die.cocked)
+        m = _die_matrix(look, die, origin, mask.shape)
+        warped = cv2.warpAffine(sprite, m, dsize, flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(mask, m, dsize, flags=cv2.INTER_LINEAR)
+        shade = cv2.GaussianBlur(np.roll(alpha, (round(0.15 * size), round(0.15 * size)), (0, 1)),
+                                 (0, 0), 0.15 * size + (0.2 * size if die.cocked else 0))
+        img *= (1 - look.shadow * shade)[..., None]
+        img[:] = img * (1 - alpha[..., None]) + warped * alpha[..., None]
+
+
+def _camera(look: Look) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
+    """Homography canvas -> frame, the field origin on the canvas and the canvas size."""
+    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    src = np.float32([[ox, oy], [ox + fw, oy], [ox + fw, oy + fh], [ox, oy + fh]])
+    dst = np.float32(look.corners)
+    return cv2.getPerspectiveTransform(src, dst), (ox, oy), (cw, ch)
+
+
+def _table(rng, look: Look) -> np.ndarray:
+    w, h = FRAME_SIZE
+    img = np.zeros((h, w, 3), np.float32)
+    img[:] = look.table
+    return img * _texture(rng, (h, w), "wood", 0.05)[..., None]
+
+
+def _draw_hand(img, rng, look: Look) -> None:
+    """An arm from an edge of the frame reaching over the field, with a hand and its shadow."""
+    w, h = FRAME_SIZE
+    corners = np.array(look.corners)
+    target = corners.mean(0) + rng.uniform(-0.3, 0.3, 2) * (corners.max(0) - corners.min(0))
+    side = int(rng.integers(4))
+    start = [(rng.uniform(0, w), -40), (rng.uniform(0, w), h + 40), (-40, rng.uniform(0, h)),
+             (w + 40, rng.uniform(0, h))][side]
+    start = np.array(start)
+    axis = target - start
+    axis /= np.linalg.norm(axis)
+    normal = np.array([-axis[1], axis[0]])
+    width = rng.uniform(0.06, 0.09) * w
+    arm = np.array([start + normal * width / 2, target + normal * width * 0.4,
+                    target - normal * width * 0.4, start - normal * width / 2])
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, np.round(arm).astype(np.int32), 1.0, cv2.LINE_AA)
+    palm = target + axis * width * 0.5
+    cv2.ellipse(mask, (round(palm[0]), round(palm[1])), (round(width * 0.65), round(width * 0.55)),
+                float(np.degrees(np.arctan2(axis[1], axis[0]))), 0, 360, 1.0, -1, cv2.LINE_AA)
+    for f in range(4):
+        spread = (f - 1.5) * 0.3
+        tip = palm + (axis + normal * spread) * width * 1.3
+        base = palm + normal * spread * width * 0.8
+        cv2.line(mask, tuple(np.round(base).astype(int)), tuple(np.round(tip).astype(int)), 1.0,
+                 max(3, round(width * 0.18)), cv2.LINE_AA)
+    shadow = cv2.GaussianBlur(np.roll(mask, (25, 20), (0, 1)), (0, 0), 15)
+    img *= (1 - 0.45 * shadow)[..., None]
+    skin = np.array(_pick(rng, SKINS), np.float32)
+    shade = 0.75 + 0.35 * cv2.GaussianBlur(mask, (0, 0), width * 0.2)
+    colour = skin[None, None, :] * shade[..., None]
+    img[:] = img * (1 - mask[..., None]) + colour * mask[..., None]
+
+
+def _light(img, rng, look: Look) -> None:
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(angle) * (xx / w - 0.5) + np.sin(angle) * (yy / h - 0.5)) * 2
+    gain = 1 + look.gradient * 0.5 * ramp
+    if look.blob_shadow:
+        blob = np.zeros((h, w), np.float32)
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        cv2.ellipse(blob, c, (int(rng.integers(150, 450)), int(rng.integers(80, 300))),
+                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        gain *= 1 - look.blob_shadow * cv2.GaussianBlur(blob, (0, 0), 40)
+    img *= gain[..., None]
+
+
+def _finish(img, rng, look: Look) -> np.ndarray:
+    if look.blur:
+        img = cv2.GaussianBlur(img, (0, 0), look.blur)
+    img = img + rng.normal(0, look.noise, img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)[..., ::-1].copy()  # RGB -> BGR
+    if look.jpeg:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def render(scene: Scene, seed: int = 0) -> Rendered:
+    """The camera frame of `scene`, its calibration and its ground truth."""
+    rng = np.random.default_rng(seed)
+    look = scene.look
+    board = _draw_board(rng, look)
+    strips = _strips(look, scene.points, scene.bar)
+    homography, origin, (cw, ch) = _camera(look)
+    _draw_checkers(board, look, strips, origin, CANVAS_H)
+    _draw_dice(board, look, scene.dice, origin)
+    table = _table(rng, look)
+    w, h = FRAME_SIZE
+    warped = cv2.warpPerspective(board, homography, (w, h), flags=cv2.INTER_AREA)
+    cover = cv2.warpPerspective(np.ones((ch, cw), np.float32), homography, (w, h))
+    img = table * (1 - cover[..., None]) + warped * cover[..., None]
+    if scene.hand:
+        _draw_hand(img, rng, look)
+    _light(img, rng, look)
+    image = _finish(img, rng, look)
+    return Rendered(image, _calibration(look), _truth(scene, homography, origin))
+
+
+def _calibration(look: Look) -> dict:
+    return {"version": 1, "image_size": list(FRAME_SIZE),
+            "corners_px": {k: list(v) for k, v in zip(("p1", "p12", "p13", "p24"), look.corners,
+                                                       strict=True)},
+            "geometry": {"bar_width": round(look.geometry.bar_width, 4),
+                         "point_depth": round(look.geometry.point_depth, 4)}}
+
+
+def _truth(scene: Scene, homography, origin) -> dict:
+    look = scene.look
+    counts = {key: sum(abs(n) for n in scene.points if (n > 0) == (key == "white") and n)
+              for key in ("white", "black")}
+    dice = []
+    for die in scene.dice:
+        shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
+        m = _die_matrix(look, die, origin, shape)
+        h, w = shape
+        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        canvas = box @ m[:, :2].T + m[:, 2]
+        px = cv2.perspectiveTransform(canvas[None].astype(np.float32), homography)[0]
+        x0, y0 = np.floor(px.min(0))
+        x1, y1 = np.ceil(px.max(0))
+        dice.append({"value": die.value, "field_xy": list(die.field_xy), "cocked": die.cocked,
+                     "box_px": [int(x0), int(y0), int(x1 - x0), int(y1 - y0)]})
+    bar = {k: int(scene.bar.get(k, 0)) for k in ("white", "black")}
+    return {"points": list(scene.points), "bar": bar,
+            "off": {k: 15 - counts[k] - bar[k] for k in ("white", "black")},
+            "dice": dice, "hand": scene.hand}
+
+
+def with_look(scene: Scene, **changes) -> Scene:
+    """The same scene with some look fields changed."""
+    return replace(scene, look=replace(scene.look, **changes))
