@@ -7,8 +7,6 @@ shift-register chain, the serial WS2812 strip, the simulator) lights LEDs in thi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 Place = int | str
 """A point 1..24 in White's numbering, or one of the names in SPECIAL."""
 
@@ -26,11 +24,6 @@ def side(colour: object) -> str:
     return name
 
 
-def other(colour: object) -> str:
-    """The opponent of `colour`."""
-    return "black" if side(colour) == "white" else "white"
-
-
 def index(place: Place) -> int:
     """The LED index of a point (1..24, White's numbering) or of a SPECIAL name."""
     if isinstance(place, int) and 1 <= place <= 24:
@@ -38,11 +31,6 @@ def index(place: Place) -> int:
     if place in SPECIAL:
         return 24 + SPECIAL.index(place)
     raise ValueError(f"no LED at {place!r} (points are 1..24; or one of {', '.join(SPECIAL)})")
-
-
-def indices(places: Iterable[Place]) -> list[int]:
-    """LED indices of several places, in order."""
-    return [index(p) for p in places]
 
 
 def mover_place(point: int, colour: object) -> Place:

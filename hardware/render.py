@@ -69,7 +69,7 @@ def led_image(
     off = off or {"white": 0, "black": 0}
     img = render_diagram(points, bar, off, width=width, height=height)
     geo = diagram_geometry(width, height)
-    radius = max(3, round(0.42 * geo.radius))
+    radius = _led_radius(geo)
     for i, (x, y) in enumerate(led_centres(width, height)):
         r, g, b = leds[i]
         lit = (r, g, b) != OFF
@@ -87,12 +87,18 @@ def led_centres(width: int = 960, height: int = 600) -> list[tuple[int, int]]:
     from ..vision.diagram import diagram_geometry
 
     geo = diagram_geometry(width, height)
-    centres = [geo.point_base(p) for p in range(1, 25)]
+    inward = _led_radius(geo) + 2  # just inside the field, clear of the point numbers
+    centres = [(x, y - inward if p <= 12 else y + inward)
+               for p, (x, y) in ((p, geo.point_base(p)) for p in range(1, 25))]
     centres += [geo.bar_center(s) for s in ("white", "black")]
     centres += [geo.tray_center(s) for s in ("white", "black")]
     x = geo.tray_center("white")[0]
     m = round(geo.margin / 2)
     return centres + [(x, height - m), (x, m)]
+
+
+def _led_radius(geo) -> int:
+    return max(3, round(0.42 * geo.radius))
 
 
 def _cube(img: np.ndarray, geo, value: int) -> None:
