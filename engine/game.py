@@ -123,8 +123,8 @@ class Game:
 
     # --- rolling -----------------------------------------------------------------------
     def opening(self, white_die: int, black_die: int) -> Color | None:
-        """The opening roll, one die each: the higher die's side plays both; a tie rolls again
-        (returns None)."""
+        """The opening roll, one die each: the higher die's side plays both (dice stored high
+        first); a tie rolls again (returns None)."""
         self._need_playing()
         if self.state.started:
             raise IllegalAction("the opening roll is over")
@@ -133,8 +133,8 @@ class Game:
         if white_die == black_die:
             return None
         first = WHITE if white_die > black_die else BLACK
-        self._push(position=replace(self.board, turn=first), dice=(white_die, black_die),
-                   started=True)
+        dice = (max(white_die, black_die), min(white_die, black_die))
+        self._push(position=replace(self.board, turn=first), dice=dice, started=True)
         return first
 
     def roll(self, d1: int, d2: int) -> None:
@@ -160,8 +160,12 @@ class Game:
                 raise IllegalAction(f"the {_roll(dice)} can be played: a move must be made")
             play = None
             after = self.board.swap_turn()
+        elif isinstance(move, Play):
+            if move not in legal_plays(self.board, dice):
+                raise IllegalAction(f"{move.move} is not a legal play of the {_roll(dice)}")
+            play, after = move, move.position
         else:
-            play = resolve(self.board, dice, move.steps if isinstance(move, Play) else move)
+            play = resolve(self.board, dice, move)
             after = play.position
         result = None
         winner = after.winner()

@@ -32,7 +32,7 @@ def resolve(pos: Position, dice: tuple[int, int], move: str | list[Step]) -> Pla
     if not matches:
         raise IllegalMove(*explain(pos, dice, spans))
     marked = {s.end for s in spans if s.hit}
-    if len({p.position for p in matches}) > 1 and marked:
+    if len({p.position for p in matches}) > 1:
         matches = [p for p in matches if {s.end for s in p.steps if s.hit} == marked] or matches
     if len({p.position for p in matches}) > 1:
         choices = " or ".join(p.move for p in matches)

@@ -40,3 +40,30 @@ def make(white: dict[int, int], black: dict[int, int], turn=None, bar_white: int
 
 def moves_of(pos: Position, dice: tuple[int, int]) -> set[str]:
     return {p.move for p in legal_plays(pos, dice)}
+
+
+def random_match(seed: int, length: int = 5, cube: bool = True):
+    """A whole match of random legal play with random doubles, takes, drops and resignations."""
+    from bgboard.engine.game import Match
+
+    rng = random.Random(seed)
+    match = Match(length=length)
+    while match.winner() is None and len(match.games) < 12:
+        game = match.new_game()
+        while game.opening(rng.randint(1, 6), rng.randint(1, 6)) is None:
+            pass
+        while game.result is None:
+            if game.dice is None:
+                if cube and game.may_double() is None and rng.random() < 0.04:
+                    game.double()
+                    game.take() if rng.random() < 0.7 else game.drop()
+                    continue
+                if rng.random() < 0.003:
+                    game.resign(game.turn, rng.choice([1, 2, 3]))
+                    continue
+                game.roll(rng.randint(1, 6), rng.randint(1, 6))
+            plays = game.legal_plays()
+            game.move(rng.choice(plays) if plays else None)
+        if not length:
+            break
+    return match

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -45,3 +46,73 @@ def match_id_of(output: str) -> str:
 def position_id_of(output: str) -> str:
     return [line.split("Position ID:")[1].strip() for line in output.splitlines()
             if "Position ID:" in line][-1]
+
+
+IMPORT_SCRIPT = """
+import gnubg, json, os
+out = []
+for path in json.load(open(os.environ["BGBOARD_PATHS"])):
+    gnubg.command(("load match " if path.endswith(".sgf") else "import mat ") + path)
+    out.append(gnubg.match(analysis=0, boards=1))
+json.dump(out, open(os.environ["BGBOARD_RESULT"], "w"), default=str)
+"""
+
+
+def gnubg_import(paths: list[str], tmp_dir) -> list[dict]:
+    """Import each .mat (import mat) or .sgf (load match) into the real gnubg and return
+    gnubg's own account of each match: gnubg.match(boards=1), one dict per file."""
+    import json
+    from pathlib import Path
+
+    tmp_dir = Path(tmp_dir)
+    (tmp_dir / "import.py").write_text(IMPORT_SCRIPT)
+    (tmp_dir / "paths.json").write_text(json.dumps([str(p) for p in paths]))
+    result = tmp_dir / "result.json"
+    env = {**os.environ, "BGBOARD_PATHS": str(tmp_dir / "paths.json"),
+           "BGBOARD_RESULT": str(result)}
+    subprocess.run([need_gnubg(), "-t", "-q", "-r", "-p", str(tmp_dir / "import.py")],
+                   capture_output=True, text=True, timeout=600, check=True, env=env)
+    return json.loads(result.read_text())
+
+
+def expected_gnubg_actions(match) -> list[list[dict]]:
+    """Our match as gnubg.match() lists it: per game, each action with the Position ID of the
+    board before it, the player (X = player 0 = White) and, for moves, dice and steps."""
+    from bgboard.engine.board import WHITE
+    from bgboard.engine.ids import position_id
+
+    games = []
+    for game in match.games:
+        actions = []
+        states = game._states
+        for before, after in zip(states, states[1:], strict=False):
+            if len(after.record) == len(before.record):
+                continue
+            action = after.record[-1]
+            entry = {"action": action.kind, "player": "X" if action.color is WHITE else "O"}
+            if action.kind in ("move", "double"):
+                entry["board"] = position_id(before.position)
+            if action.kind == "move":
+                entry["dice"] = list(action.dice)
+                steps = action.play.steps if action.play else ()
+                entry["move"] = sorted([[s.start, s.end] for s in steps], reverse=True)
+            actions.append(entry)
+        games.append(actions)
+    return games
+
+
+def gnubg_actions(imported: dict) -> list[list[dict]]:
+    """gnubg's actions in the same shape as expected_gnubg_actions."""
+    games = []
+    for game in imported["games"]:
+        actions = []
+        for a in game["game"]:
+            entry = {"action": a["action"], "player": a["player"]}
+            if a["action"] in ("move", "double"):
+                entry["board"] = a["board"]
+            if a["action"] == "move":
+                entry["dice"] = list(a["dice"])
+                entry["move"] = sorted([list(m) for m in a.get("move", [])], reverse=True)
+            actions.append(entry)
+        games.append(actions)
+    return games

@@ -33,7 +33,7 @@ def test_opening_tie_rolls_again_and_higher_die_plays_both_numbers():
     assert game.opening(4, 4) is None
     assert game.dice is None
     assert game.opening(3, 5) is BLACK
-    assert (game.turn, game.dice) == (BLACK, (3, 5))
+    assert (game.turn, game.dice) == (BLACK, (5, 3))
     assert game.move("13/10 13/8").move == "13/10 13/8"
     assert game.turn is WHITE
 
