@@ -30,13 +30,14 @@ from bgboard.hardware.sim_backend import SimBackend
 
 
 def situations(n: int, seed: int = 1):
-    """(position, legal plays) at the moves of seeded random games, both sides on roll."""
+    """(position, dice, legal plays) at the moves of seeded random games, both sides on roll."""
     rng = random.Random(seed)
     out, pos = [], Position()
     while len(out) < n:
-        plays = legal_plays(pos, (rng.randint(1, 6), rng.randint(1, 6)))
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(pos, dice)
         if plays:
-            out.append((pos, plays))
+            out.append((pos, dice, plays))
             pos = rng.choice(plays).position
         else:
             pos = replace(pos, turn=pos.turn.other)
@@ -45,18 +46,18 @@ def situations(n: int, seed: int = 1):
     return out
 
 
-def frame_for(k: int, pos: Position, plays) -> object:
+def frame_for(k: int, pos: Position, dice, plays) -> object:
     """Alternately the sources with the cube owner, and the tutor's (first) play."""
     if k % 2:
         return s.suggestion(plays[0], pos.turn)
-    return s.turn(pos.turn) | s.legal_sources(pos, plays) | s.cube(2, pos.turn.other)
+    return s.turn(pos.turn) | s.legal_sources(pos, dice) | s.cube(2, pos.turn.other)
 
 
 def bench(display: Display, cases) -> list[float]:
     times = []
-    for k, (pos, plays) in enumerate(cases):
+    for k, case in enumerate(cases):
         t0 = time.perf_counter()
-        display.show(frame_for(k, pos, plays))
+        display.show(frame_for(k, *case))
         times.append((time.perf_counter() - t0) * 1000)
     return times
 

@@ -18,7 +18,6 @@ CAPTION = 46
 def situations() -> list[tuple[str, str, Frame, Position]]:
     """(title, how it looks, frame, board) for each meaning."""
     start = Position()
-    plays = legal_plays(start, (6, 5))
     tutor = next(p for p in legal_plays(start, (3, 1)) if p.move == "8/5 6/5")
     return [
         ("Whose turn: White", "to-play LED, player's colour, steady", s.turn(WHITE), start),
@@ -29,9 +28,9 @@ def situations() -> list[tuple[str, str, Frame, Position]]:
          s.illegal_move([24, 20]), start),
         ("Board does not match", "orange flash = from, then white = to; pair by pair",
          s.mismatch([(20, 24), (4, 6)]), start),
-        ("Legal sources for 6-5", "green, steady", s.legal_sources(start, plays), start),
+        ("Legal sources for 6-5", "green, steady", s.legal_sources(start, (6, 5)), start),
         ("Lifted from 24 with 6-5", "destinations cyan blink; origin dim green",
-         s.destinations(plays, WHITE, 24), start),
+         s.destinations(start, (6, 5), 24), start),
         ("Tutor: 8/5 6/5", "in order: source magenta, then destination violet",
          s.suggestion(tutor, WHITE), start),
         ("Game over: White wins a gammon", "gold blink; score 5-3, the 2 new points flash",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .choices import Choices
 from .frame import (
     DARK,
     OFF,
@@ -59,8 +60,11 @@ def roll_again(colour: object, into: Iterable[Place] = ()) -> Frame:
     return frame.lit([f"play {side(colour)}"], flash(YELLOW))
 
 
-def illegal_move(places: Iterable[Place]) -> Frame:
-    """An illegal move: the points involved flash red."""
+def illegal_move(places: Iterable[Place], colour: object | None = None) -> Frame:
+    """An illegal move: the points involved flash red. With `colour`, `places` are that
+    mover's points (25 = bar, 0 = off), as the engine's IllegalMove.points gives them."""
+    if colour is not None:
+        places = [mover_place(p, colour) for p in places]
     return DARK.lit(places, flash(RED))
 
 
@@ -70,22 +74,23 @@ def mismatch(moves: Sequence[tuple[Place, Place]]) -> Frame:
     return _sequence(moves, (ORANGE, OFF) * (SLOT // 2), (PLAYER["white"],) * SLOT)
 
 
-def legal_sources(position: Any, plays: Iterable[Any]) -> Frame:
-    """The points (or the bar) the mover may lift a checker from now, steady green."""
+def legal_sources(position: Any, dice: tuple[int, int], played: Iterable[Any] = ()) -> Frame:
+    """The points (or the bar) the mover may lift a checker from now, steady green.
+
+    `played`: the steps (mover's numbering) already made this turn."""
     mover = side(position.turn)
-    starts = {step.start for play in plays for step in play.steps}
-    on_bar = _bar(position, mover) > 0
-    usable = [s for s in starts if (s == 25) == on_bar and _holds(position, mover, s)]
-    return DARK.lit([mover_place(s, mover) for s in usable], steady(GREEN))
+    sources = Choices(position, dice, played).sources()
+    return DARK.lit([mover_place(p, mover) for p in sources], steady(GREEN))
 
 
-def destinations(plays: Iterable[Any], colour: object, lifted: Place) -> Frame:
-    """Where the checker lifted from `lifted` may go (also further on with the other dice),
-    slow cyan blink; the point it came from glows dim green."""
-    start = mover_point(lifted, colour)
-    ends = {end for play in plays for end in _reach(play.steps, start)}
+def destinations(position: Any, dice: tuple[int, int], lifted: Place,
+                 played: Iterable[Any] = ()) -> Frame:
+    """Where the checker lifted from `lifted` may go (also on with more dice; the tray to bear
+    off), slow cyan blink; the place it came from glows dim green."""
+    mover = side(position.turn)
+    ends = Choices(position, dice, played).destinations(mover_point(lifted, mover))
     frame = DARK.lit([lifted], steady(DIM_GREEN))
-    return frame.lit([mover_place(e, colour) for e in ends], blink(CYAN))
+    return frame.lit([mover_place(e, mover) for e in ends], blink(CYAN))
 
 
 def suggestion(play: Any, colour: object) -> Frame:
@@ -127,28 +132,6 @@ def _sequence(moves: Sequence[tuple[Place, Place]], first: Cycle, second: Cycle)
     return frame
 
 
-def _reach(steps: Iterable[Any], start: int) -> list[int]:
-    """The points one checker from `start` passes through, following the play's steps."""
-    left, ends, here = list(steps), [], start
-    while step := next((s for s in left if s.start == here), None):
-        left.remove(step)
-        ends.append(step.end)
-        here = step.end
-    return ends
-
-
 def _row(colour: str, first: int, last: int) -> list[Place]:
     """The score LEDs first+1..last of a player, counted from their own 1-point."""
     return [mover_place(n, colour) for n in range(max(first, 0) + 1, min(last, SCORE_LEDS) + 1)]
-
-
-def _bar(position: Any, colour: str) -> int:
-    return position.bar_white if colour == "white" else position.bar_black
-
-
-def _holds(position: Any, colour: str, point: int) -> bool:
-    """Whether `colour` has a checker on `point` (mover's numbering, 25 = bar) now."""
-    if point == 25:
-        return _bar(position, colour) > 0
-    count = position.points[mover_place(point, colour) - 1]
-    return count > 0 if colour == "white" else count < 0

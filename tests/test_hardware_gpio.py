@@ -12,7 +12,6 @@ import pytest
 from gpiozero import Device
 
 from bgboard.engine.board import BLACK, WHITE, Position
-from bgboard.engine.moves import legal_plays
 from bgboard.hardware import signals as s
 from bgboard.hardware.backends import open_backend
 from bgboard.hardware.config import DEFAULT, parse_config
@@ -57,7 +56,7 @@ def lit_indices(frame, tick=0):
 def test_start_shifts_all_off_then_frames_latch_the_lit_leds(factory):
     cfg = config()
     start = Position()
-    frame = s.turn(WHITE) | s.legal_sources(start, legal_plays(start, (6, 5)))
+    frame = s.turn(WHITE) | s.legal_sources(start, (6, 5))
     with Display(GpioBackend(cfg), cfg.servo) as display:
         display.show(frame)
         assert latched(factory.log, cfg) == [ALL_OFF, (7, 12, 23, 28)]

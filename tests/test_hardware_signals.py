@@ -4,6 +4,7 @@ import pytest
 
 from bgboard.engine.board import BLACK, START_POINTS, WHITE, Position
 from bgboard.engine.moves import legal_plays
+from bgboard.engine.referee import IllegalMove, resolve
 from bgboard.hardware import signals as s
 from bgboard.hardware.frame import DARK, Frame
 from bgboard.hardware.layout import index, mover_place, right_half
@@ -54,6 +55,14 @@ def test_illegal_move_flashes_the_points_red():
         23: (RED, K), 19: (RED, K), BAR_W: (RED, K)}
 
 
+def test_illegal_move_from_the_referee_in_the_movers_numbering():
+    with pytest.raises(IllegalMove) as caught:
+        resolve(Position(turn=BLACK), (3, 1), "24/18")
+    assert caught.value.points == (24, 18)
+    assert lit(s.illegal_move(caught.value.points, BLACK)) == {0: (RED, K), 6: (RED, K)}
+    assert lit(s.illegal_move([25, 0], BLACK)) == {BAR_B: (RED, K), TRAY_B: (RED, K)}
+
+
 def test_mismatch_shows_each_pair_in_turn():
     frame = s.mismatch([(20, 24), (4, 6)])
     flash = (ORANGE, K, ORANGE, K)
@@ -67,14 +76,17 @@ def test_mismatch_shows_each_pair_in_turn():
 
 
 def test_legal_sources_from_the_start_with_6_5():
-    start = Position()
-    assert lit(s.legal_sources(start, legal_plays(start, (6, 5)))) == {
-        23: (GREEN,), 12: (GREEN,), 7: (GREEN,)}
+    assert lit(s.legal_sources(Position(), (6, 5))) == {23: (GREEN,), 12: (GREEN,), 7: (GREEN,)}
+
+
+def test_legal_sources_after_the_first_checker_was_played():
+    # 24/18 used the 6; with the 5: 18/13, 13/8 or 8/3 (24/19 is blocked)
+    frame = s.legal_sources(Position(), (6, 5), played=[(24, 18)])
+    assert lit(frame) == {17: (GREEN,), 12: (GREEN,), 7: (GREEN,)}
 
 
 def test_legal_sources_for_black_are_in_whites_numbering():
-    pos = Position(turn=BLACK)
-    assert lit(s.legal_sources(pos, legal_plays(pos, (3, 1)))) == {
+    assert lit(s.legal_sources(Position(turn=BLACK), (3, 1))) == {
         0: (GREEN,), 11: (GREEN,), 16: (GREEN,), 18: (GREEN,)}
 
 
@@ -82,25 +94,55 @@ def test_legal_sources_with_a_checker_on_the_bar_is_the_bar_only():
     points = list(START_POINTS)
     points[23] = 1
     pos = Position(tuple(points), bar_white=1)
-    assert lit(s.legal_sources(pos, legal_plays(pos, (6, 5)))) == {BAR_W: (GREEN,)}
+    assert lit(s.legal_sources(pos, (6, 5))) == {BAR_W: (GREEN,)}
+
+
+def bear_off_position():
+    """White has one checker on 6 and one on 2, the rest borne off; Black is far away."""
+    points = [0] * 24
+    points[5], points[1], points[20] = 1, 1, -15
+    return Position(tuple(points))
+
+
+def test_legal_sources_in_the_bear_off_follow_the_rules_order():
+    # 6-5: the 2 may not bear off with the 5 while the 6 is there, so only the 6 lights
+    assert lit(s.legal_sources(bear_off_position(), (6, 5))) == {5: (GREEN,)}
+    assert lit(s.legal_sources(bear_off_position(), (6, 5), played=[(6, 0)])) == {1: (GREEN,)}
+
+
+def test_no_sources_when_the_roll_cannot_be_played():
+    points = [0] * 24
+    points[18:24] = [-2] * 6  # Black holds every entry point
+    points[0], points[5] = -3, 14
+    pos = Position(tuple(points), bar_white=1)
+    assert lit(s.legal_sources(pos, (6, 5))) == {}
+    assert lit(s.destinations(pos, (6, 5), "bar white")) == {BAR_W: (DIM_GREEN,)}
+
+
+BLINK = (CYAN,) * 4 + (K,) * 4
 
 
 def test_destinations_of_a_lifted_checker_follow_it_over_both_dice():
-    plays = legal_plays(Position(), (6, 5))
-    blink = (CYAN,) * 4 + (K,) * 4
-    assert lit(s.destinations(plays, WHITE, 24)) == {23: (DIM_GREEN,), 17: blink, 12: blink}
-    assert lit(s.destinations(plays, WHITE, 8)) == {7: (DIM_GREEN,), 2: blink, 1: blink}
+    start = Position()
+    assert lit(s.destinations(start, (6, 5), 24)) == {23: (DIM_GREEN,), 17: BLINK, 12: BLINK}
+    assert lit(s.destinations(start, (6, 5), 8)) == {7: (DIM_GREEN,), 2: BLINK, 1: BLINK}
+    assert lit(s.destinations(start, (3, 3), 24)) == {
+        23: (DIM_GREEN,), 20: BLINK, 17: BLINK, 14: BLINK}
+
+
+def test_destinations_in_the_bear_off_include_the_tray():
+    assert lit(s.destinations(bear_off_position(), (6, 5), 6)) == {
+        5: (DIM_GREEN,), TRAY_W: BLINK, 0: BLINK}
+    assert lit(s.destinations(bear_off_position(), (6, 5), 2)) == {1: (DIM_GREEN,)}
 
 
 def test_destinations_from_the_bar_for_black():
     points = list(START_POINTS)
     points[0] = -1  # Black's 24-point (White's 1) keeps one checker, the other is on the bar
     pos = Position(tuple(points), bar_black=1, turn=BLACK)
-    plays = legal_plays(pos, (4, 1))
-    blink = (CYAN,) * 4 + (K,) * 4
     # Black enters on its 21 or 24 (White's 4 or 1) and may go on to its 20 (White's 5)
-    assert lit(s.destinations(plays, BLACK, "bar black")) == {
-        BAR_B: (DIM_GREEN,), 3: blink, 0: blink, 4: blink}
+    assert lit(s.destinations(pos, (4, 1), "bar black")) == {
+        BAR_B: (DIM_GREEN,), 3: BLINK, 0: BLINK, 4: BLINK}
 
 
 def test_tutor_suggestion_in_order():
@@ -158,3 +200,8 @@ def test_game_over_score_without_the_winner_counts_the_points_won():
     gold = (GOLD,) * 4 + (K,) * 4
     assert lit(s.game_over(BLACK, 1, {WHITE: 2})) == {
         PLAY_B: gold, TRAY_B: gold, 0: (W,), 1: (W,), 23: (GOLD, K)}
+
+
+def test_bad_dice_are_refused():
+    with pytest.raises(ValueError, match="dice must be two numbers from 1 to 6"):
+        s.legal_sources(Position(), (7, 1))
