@@ -203,6 +203,7 @@ raise RuntimeError("boom")
 """
     tests = Path(__file__).parent
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60, env=dict(os.environ, PYTHONPATH=str(tests)))
+                          timeout=60, env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                              [str(tests), os.environ.get("PYTHONPATH", "")])))
     assert proc.returncode == 1 and "RuntimeError: boom" in proc.stderr
     assert proc.stdout == f"[(), (28,), ()] [{angle_ms(72)}, 0.0]\n"
