@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.board import BLACK, WHITE, Position
+from ..engine.board import BLACK, START_POINTS, WHITE, Position
 from ..engine.moves import legal_plays
 from . import signals as s
 from .frame import OFF, Frame
@@ -18,6 +18,7 @@ CAPTION = 46
 def situations() -> list[tuple[str, str, Frame, Position]]:
     """(title, how it looks, frame, board) for each meaning."""
     start = Position()
+    moved = Position((-2, 0, 0, 0, 1, 5, 0, 2, 0, 1, 0, -5, 4) + START_POINTS[13:])
     tutor = next(p for p in legal_plays(start, (3, 1)) if p.move == "8/5 6/5")
     return [
         ("Whose turn: White", "to-play LED, player's colour, steady", s.turn(WHITE), start),
@@ -26,8 +27,8 @@ def situations() -> list[tuple[str, str, Frame, Position]]:
          s.roll_again(BLACK, right_half(BLACK)), start),
         ("Illegal move 24/20 on a 3-1", "the points involved, red fast flash",
          s.illegal_move([24, 20]), start),
-        ("Board does not match", "orange flash = from, then white = to; pair by pair",
-         s.mismatch([(20, 24), (4, 6)]), start),
+        ("Board does not match (13/10 8/5 moved)", "orange flash = from, then white = to, "
+         "pair by pair", s.mismatch(s.corrections(moved.to_dict(), start.to_dict())), moved),
         ("Legal sources for 6-5", "green, steady", s.legal_sources(start, (6, 5)), start),
         ("Lifted from 24 with 6-5", "destinations cyan blink; origin dim green",
          s.destinations(start, (6, 5), 24), start),

@@ -75,6 +75,23 @@ def test_mismatch_shows_each_pair_in_turn():
     }
 
 
+def board(points, bar=(0, 0), off=(0, 0)):
+    return {"points": list(points), "bar": dict(zip(("white", "black"), bar, strict=True)),
+            "off": dict(zip(("white", "black"), off, strict=True))}
+
+
+def test_corrections_pair_each_misplaced_checker_with_the_nearest_gap():
+    expected = Position().to_dict()
+    seen = list(START_POINTS)
+    seen[12], seen[9], seen[7], seen[4] = 4, 1, 2, 1  # White moved 13/10 and 8/5
+    seen[0] = -1  # and a Black checker from White's 1 is on the bar
+    moves = s.corrections(board(seen, bar=(0, 1)), expected)
+    assert moves == [(5, 8), (10, 13), ("bar black", 1)]
+    assert s.corrections(expected, expected) == []
+    assert s.corrections(board([0] * 24, off=(15, 15)), expected)[:2] == [
+        ("tray white", 6), ("tray white", 6)]
+
+
 def test_legal_sources_from_the_start_with_6_5():
     assert lit(s.legal_sources(Position(), (6, 5))) == {23: (GREEN,), 12: (GREEN,), 7: (GREEN,)}
 
