@@ -1,6 +1,7 @@
 """The gpio backend on gpiozero's MockFactory: the bits a 74HC595 chain latches, the servo's
 pulse widths and the buttons, rebuilt from the mock pins and compared with the frames."""
 
+import json
 import os
 import subprocess
 import sys
@@ -207,3 +208,17 @@ raise RuntimeError("boom")
                               [str(tests), os.environ.get("PYTHONPATH", "")])))
     assert proc.returncode == 1 and "RuntimeError: boom" in proc.stderr
     assert proc.stdout == f"[(), (28,), ()] [{angle_ms(72)}, 0.0]\n"
+
+
+def test_leds_play_on_gpio_latches_every_frame_and_turns_the_cube(factory, tmp_path):
+    from bgboard.controller.cli import main
+
+    lit = [(0,), (5, 24), (29,)]
+    frames = [{"leds": [[9, 9, 9] if i in on else [0, 0, 0] for i in range(30)]} for on in lit]
+    frames[-1]["cube"] = 16
+    path = tmp_path / "frames.jsonl"
+    path.write_text("".join(json.dumps(f) + "\n" for f in frames))
+    assert main(["leds", "play", str(path), "--backend", "gpio"]) == 0
+    cfg = config()
+    assert latched(factory.log, cfg) == [ALL_OFF, *lit, ALL_OFF]
+    assert pulses_ms(factory.log, cfg) == [angle_ms(144), 0.0]
