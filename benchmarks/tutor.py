@@ -1,0 +1,113 @@
+"""Tutor engines: speed of ranking every play, and how good the builtin fallback is.
+
+    python benchmarks/tutor.py [--positions 500] [--timing 100] [--seed 7]
+    python benchmarks/tutor.py --fit      # refit the builtin weights (prints them)
+
+Speed: wall time of `rank()` (all legal plays of a position and roll) per adapter and ply,
+on self-play positions. Quality: the builtin's average equity loss per play, judged by gnubg
+(the CLI adapter) at 2-ply: for each position, gnubg's 2-ply equity of gnubg's best play
+minus gnubg's 2-ply equity of the builtin's choice. Positions come from games where each
+play is gnubg-nn's 0-ply choice with probability --greedy, otherwise a random legal play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bgboard.engine.analysis import installed, open_analyzer
+from bgboard.engine.board import START, Position
+from bgboard.engine.moves import legal_plays
+
+
+def game_positions(n: int, seed: int, greedy: float) -> list[tuple[Position, tuple[int, int]]]:
+    """`n` (position, roll) pairs with at least two legal plays, from seeded games."""
+    rng = random.Random(seed)
+    guide = open_analyzer("gnubg-nn") if greedy else None
+    out: list[tuple[Position, tuple[int, int]]] = []
+    pos = START if rng.random() < 0.5 else START.swap_turn()
+    while len(out) < n:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(pos, dice)
+        if len(plays) > 1:
+            out.append((pos, dice))
+        if not plays:
+            pos = pos.swap_turn()
+            continue
+        pos = (guide.rank(pos, dice)[0].play if guide and rng.random() < greedy
+               else rng.choice(plays)).position
+        if pos.winner() is not None:
+            pos = START if rng.random() < 0.5 else START.swap_turn()
+    return out
+
+
+def timing(samples, engines: list[str]) -> None:
+    print("| engine | ply | ms per position (mean) | ms (max) |")
+    print("|---|---|---|---|")
+    for name in engines:
+        with open_analyzer(name) as engine:
+            for ply in sorted({0, min(2, engine.max_ply)}):
+                times = []
+                for pos, dice in samples:
+                    start = time.perf_counter()
+                    engine.rank(pos, dice, ply)
+                    times.append(1000 * (time.perf_counter() - start))
+                print(f"| {name} | {ply} | {statistics.mean(times):.1f} | {max(times):.1f} |")
+
+
+def builtin_loss(samples) -> None:
+    """The builtin's equity loss per play against gnubg 2-ply."""
+    losses, best = [], 0
+    with open_analyzer("gnubg") as judge, open_analyzer("builtin") as weak:
+        for pos, dice in samples:
+            ranked = judge.rank(pos, dice, 2)
+            chosen = weak.rank(pos, dice)[0].play
+            top = judge.judge(ranked[0].play, 2).equity
+            loss = max(top - judge.judge(chosen, 2).equity, 0.0)
+            losses.append(loss)
+            best += chosen.position == ranked[0].play.position
+    n = len(losses)
+    print(f"builtin vs gnubg 2-ply over {n} positions: average equity loss per play "
+          f"{statistics.mean(losses):.4f}, median {statistics.median(losses):.4f}, "
+          f"gnubg's best play chosen {best}/{n}, "
+          f"blunders (> 0.12) {sum(x > 0.12 for x in losses)}/{n}")
+
+
+def fit(n: int, seed: int) -> None:
+    """Least-squares fit of the builtin's three models to gnubg-nn 0-ply chances."""
+    import numpy as np
+
+    from bgboard.engine.analysis.builtin import features
+
+    teacher = open_analyzer("gnubg-nn")
+    samples = game_positions(n, seed, greedy=0.7)
+    x = np.array([features(pos) for pos, _ in samples])
+    probs = np.array([teacher.evaluate(pos).as_tuple() for pos, _ in samples])
+    win = np.clip(probs[:, 0], 0.005, 0.995)
+    for name, target in (("WIN", np.log(win / (1 - win))), ("WIN_GAMMON", probs[:, 1]),
+                         ("LOSE_GAMMON", probs[:, 3])):
+        weights = np.linalg.lstsq(x, target, rcond=None)[0]
+        print(f"{name} = ({', '.join(f'{w:.4f}' for w in weights)})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=500)
+    parser.add_argument("--timing", type=int, default=100, help="positions timed per engine")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--greedy", type=float, default=0.5)
+    parser.add_argument("--fit", action="store_true")
+    args = parser.parse_args()
+    if args.fit:
+        fit(20000, 1)
+        return
+    samples = game_positions(args.positions, args.seed, args.greedy)
+    print(f"engines installed: {', '.join(installed())}")
+    timing(samples[: args.timing], installed())
+    builtin_loss(samples)
+
+
+if __name__ == "__main__":
+    main()
