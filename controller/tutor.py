@@ -294,14 +294,7 @@ class Tutor:
 
     def _verdict(self, job: _Job, engine: Analyzer) -> Verdict:
         ranked, ply = self._deepest(job, lambda p: engine.rank(job.position, job.dice, p))
-        best = ranked[0]
-        played = next(r for r in ranked if r.play.position == job.play.position)
-        loss = 0.0 if played is best else max(
-            _at(engine, best, ply).equity - _at(engine, played, ply).equity, 0.0)
-        word = self.settings.word(loss)
-        warn = WORDS.index(word) >= WORDS.index(self.settings.warn_at)
-        return Verdict(job.color, job.position, job.dice, job.play.move, best.play, loss, word,
-                       warn, engine.name, ply)
+        return judge(engine, self.settings, job.position, job.dice, job.play, ranked, ply)
 
     def _cube(self, job: _Job, engine: Analyzer) -> CubeHint:
         advice, _ = self._deepest(job, lambda p: engine.cube(job.position, p))
@@ -333,6 +326,19 @@ class Tutor:
     def _learn(self, ply: int, seconds: float) -> None:
         old = self._seconds.get(ply)
         self._seconds[ply] = seconds if old is None else 0.7 * old + 0.3 * seconds
+
+
+def judge(engine: Analyzer, settings: Settings, position: Position, dice: tuple[int, int],
+          play: Play, ranked: list[RankedPlay], ply: int) -> Verdict:
+    """The Verdict on `play`, given the engine's ranking of all plays at `ply`."""
+    best = ranked[0]
+    played = next(r for r in ranked if r.play.position == play.position)
+    loss = 0.0 if played is best else max(
+        _at(engine, best, ply).equity - _at(engine, played, ply).equity, 0.0)
+    word = settings.word(loss)
+    warn = WORDS.index(word) >= WORDS.index(settings.warn_at)
+    return Verdict(position.turn, position, dice, play.move, best.play, loss, word, warn,
+                   engine.name, ply)
 
 
 def _at(engine: Analyzer, ranked: RankedPlay, ply: int) -> RankedPlay:

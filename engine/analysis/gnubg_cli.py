@@ -28,7 +28,8 @@ SETUP = ["set player 0 human", "set player 1 human", "set confirm new off", "set
          "set output digits 5", "set evaluation chequerplay evaluation cubeful off",
          "new game"]
 _PLAY = re.compile(r"^\s*\d+\.\s+Cubeless (\d)-ply\s+(.+?)\s+Eq\.:\s*([+-]?\d+\.\d+)")
-_PROBS = re.compile(r"^\s*([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+)\s*$")
+_NUMBER = r"(-?[\d.]+)"
+_PROBS = re.compile(rf"^\s*{_NUMBER} {_NUMBER} {_NUMBER} - {_NUMBER} {_NUMBER} {_NUMBER}\s*$")
 _CUBE = re.compile(r"^\d\. (No double|No redouble|Double, pass|Redouble, pass|Double, take|"
                    r"Redouble, take)\s+([+-]?\d+\.\d+)")
 
@@ -169,5 +170,5 @@ def _probs(line: str) -> Probabilities:
     found = _PROBS.match(line)
     if not found:
         raise OSError(f"unexpected gnubg output {line.strip()!r}")
-    win, wg, wbg, _, lg, lbg = (float(x) for x in found.groups())
+    win, wg, wbg, _, lg, lbg = (abs(float(x)) for x in found.groups())
     return Probabilities(win, wg, wbg, lg, lbg)
