@@ -1,0 +1,309 @@
+"""The host side of the link: a thread that keeps the board showing what the host wants.
+
+It opens the port (or finds it by USB ID), says HELLO and checks the protocol version, sends
+each command and resends it until acknowledged, sends heartbeats when idle, and when the board
+disappears reconnects with back-off, restores the last LED frame and servo angle the board had
+acknowledged, and carries on with the commands still queued. Callers
+never block: `set_leds` and `set_servo` only queue. Status changes arrive as LinkEvents.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from . import protocol as p
+from .discovery import find_port
+
+BACKOFF = (0.05, 0.5)       # first and longest wait between reconnection attempts, s
+POLL = 0.005                # longest a read blocks, s
+QUEUE_LIMIT = 256           # queued commands beyond this drop the oldest
+REPLY = {p.HELLO: p.HELLO_REPLY, p.HEARTBEAT: p.BUTTONS, p.SET_LEDS: p.ACK,
+         p.SET_SERVO: p.ACK, p.GET_STATE: p.STATE}
+TRANSIENT_NAKS = {1, 2, 7}   # crc, oversize, framing: the packet was damaged on the way
+
+
+class LinkLost(OSError):
+    """The board stopped answering or went away."""
+
+
+class Incompatible(OSError):
+    """The board speaks another protocol version."""
+
+
+class _SessionLost(Exception):
+    """The board answered NO_SESSION: it rebooted or timed the host out."""
+
+
+@dataclass(frozen=True)
+class LinkEvent:
+    """A change of link status: connecting, connected, disconnected or incompatible."""
+
+    status: str
+    detail: str = ""
+
+
+@dataclass
+class LinkStats:
+    """Counters of what the link had to put up with."""
+
+    sent: int = 0          # packets sent, resends included
+    resends: int = 0
+    naks: int = 0
+    rejected: int = 0      # commands the board refused as invalid
+    stale: int = 0         # replies that matched nothing outstanding
+    dropped: int = 0       # queued commands dropped over QUEUE_LIMIT
+    connects: int = 0
+    garbage: int = 0       # frames dropped by the decoder
+
+
+@dataclass
+class _Command:
+    type: int
+    payload: bytes = b""
+    ticket: int = 0
+    reply: Future | None = None
+    seq: int = 0
+    tries: int = 0
+    deadline: float = 0.0
+
+
+@dataclass
+class Link:
+    """A self-healing link to one board; `port=None` finds it by USB ID."""
+
+    port: str | None = None
+    baudrate: int = 115200
+    on_event: Callable[[LinkEvent], None] | None = None
+    on_button: Callable[[int], None] | None = None
+    ack_timeout: float = 0.1
+    heartbeat: float = 0.5
+    max_timeouts: int = 5
+    stats: LinkStats = field(default_factory=LinkStats)
+    status: str = "disconnected"
+    hello: p.Hello | None = None
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Condition()
+        self._queue: deque[_Command] = deque()
+        self._shown: dict[int, bytes] = {}      # the last acknowledged payload per command
+        self._requested = self._confirmed = 0
+        self._outstanding: _Command | None = None
+        self._seq = 0
+        self._presses: bytes | None = None
+        self._serial = None
+        self._decoder = p.Decoder()
+        self._closing = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bgboard-link", daemon=True)
+        self._thread.start()
+
+    # -- the caller's side ------------------------------------------------------------------
+    def set_leds(self, leds: Sequence[Sequence[int]]) -> None:
+        """Queue an LED frame (RGB triples, at most 30)."""
+        self._enqueue(p.SET_LEDS, p.leds_payload(leds))
+
+    def set_servo(self, degrees: float) -> None:
+        """Queue a servo angle, 0..180 degrees."""
+        self._enqueue(p.SET_SERVO, p.servo_payload(degrees))
+
+    def query_state(self, timeout: float = 2.0) -> p.DeviceState:
+        """Ask the board for its LED buffer, servo angle and error counters."""
+        reply: Future = Future()
+        with self._lock:
+            self._queue.append(_Command(p.GET_STATE, reply=reply))
+        return p.DeviceState.parse(reply.result(timeout).payload)
+
+    def wait_confirmed(self, timeout: float) -> bool:
+        """True once the board has acknowledged every frame and angle queued so far."""
+        with self._lock:
+            return self._lock.wait_for(self._is_confirmed, timeout)
+
+    def close(self) -> None:
+        """Stop the thread and release the port. Safe to call twice."""
+        self._closing.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+        self._close_port()
+
+    def _is_confirmed(self) -> bool:
+        return self.status == "connected" and self._confirmed == self._requested
+
+    def _enqueue(self, kind: int, payload: bytes) -> None:
+        with self._lock:
+            self._requested += 1
+            self._queue.append(_Command(kind, payload, self._requested))
+            if len(self._queue) > QUEUE_LIMIT:
+                self._queue.popleft()
+                self.stats.dropped += 1
+
+    # -- the link thread --------------------------------------------------------------------
+    def _run(self) -> None:
+        wait = BACKOFF[0]
+        while not self._closing.is_set():
+            try:
+                self._connect()
+                wait = BACKOFF[0]
+                self._serve()
+            except Incompatible as exc:
+                self._drop("incompatible", str(exc))
+                wait = BACKOFF[1]
+            except OSError as exc:
+                self._drop("disconnected", str(exc))
+            self._closing.wait(wait)
+            wait = min(wait * 2, BACKOFF[1])
+        self._set_status("disconnected", "closed")
+
+    def _connect(self) -> None:
+        import serial
+
+        self._set_status("connecting", self.port or "USB")
+        self._serial = serial.Serial(self.port or find_port(), self.baudrate, timeout=POLL,
+                                     write_timeout=1.0)
+        self._serial.reset_input_buffer()
+        self._serial.write(b"\x00")             # ends any half frame the board holds
+        self._handshake()
+        self.stats.connects += 1
+        self._set_status("connected", self._serial.port)
+
+    def _handshake(self) -> None:
+        """HELLO until answered (an Uno resets on open: allow its 2 s boot), then restore."""
+        self._requeue_outstanding()
+        hello = _Command(p.HELLO, bytes([p.PROTOCOL_VERSION]), reply=Future())
+        self._send(hello, 0.25)
+        deadline = time.monotonic() + 3.0
+        while not hello.reply.done():
+            now = time.monotonic()
+            if now > deadline:
+                raise LinkLost("no HELLO reply from the board")
+            if now >= hello.deadline:
+                self._resend(0.25)
+            self._pump(0.25)
+        self.hello = p.Hello.parse(hello.reply.result().payload)
+        self._presses = self.hello.presses
+        if self.hello.protocol != p.PROTOCOL_VERSION:
+            raise Incompatible(f"board speaks protocol {self.hello.protocol}, "
+                               f"this host speaks {p.PROTOCOL_VERSION}")
+        with self._lock:
+            for kind, payload in self._shown.items():
+                self._queue.appendleft(_Command(kind, payload, self._confirmed))
+
+    def _serve(self) -> None:
+        last_sent = time.monotonic()
+        while not self._closing.is_set():
+            now = time.monotonic()
+            if self._outstanding is None:
+                command = self._next(now - last_sent >= self.heartbeat)
+                if command is not None:
+                    self._send(command, self.ack_timeout)
+                    last_sent = now
+            elif now >= self._outstanding.deadline:
+                if self._outstanding.tries > self.max_timeouts:
+                    raise LinkLost(f"no reply after {self.max_timeouts} resends")
+                self._resend(self.ack_timeout)
+            try:
+                self._pump(self.ack_timeout)
+            except _SessionLost:
+                self._handshake()
+
+    def _next(self, idle: bool) -> _Command | None:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        return _Command(p.HEARTBEAT) if idle else None
+
+    def _send(self, command: _Command, timeout: float) -> None:
+        self._seq = (self._seq + 1) & 0xFF
+        command.seq = self._seq
+        self._outstanding = command
+        self._resend(timeout, first=True)
+
+    def _resend(self, timeout: float, first: bool = False) -> None:
+        command = self._outstanding
+        command.tries += 0 if first else 1
+        command.deadline = time.monotonic() + timeout
+        self.stats.sent += 1
+        self.stats.resends += 0 if first else 1
+        self._serial.write(p.Packet(command.seq, command.type, command.payload).encode())
+
+    def _pump(self, timeout: float) -> None:
+        """Read what has arrived and act on every good packet in it."""
+        data = self._serial.read(self._serial.in_waiting or 1)
+        for packet in self._decoder.feed(data):
+            self._handle(packet, timeout)
+        self.stats.garbage = self._decoder.garbage
+
+    def _handle(self, packet: p.Packet, timeout: float) -> None:
+        if packet.type in (p.BUTTONS, p.BUTTON_EVENT):
+            self._buttons(packet.payload)
+        command = self._outstanding
+        if packet.type == p.BUTTON_EVENT:
+            return
+        if command is None:
+            self.stats.stale += 1
+        elif packet.type == p.NAK:
+            self._nak(command, packet, timeout)
+        elif packet.seq == command.seq and packet.type == REPLY[command.type]:
+            self._complete(command, packet)
+        else:
+            self.stats.stale += 1
+
+    def _nak(self, command: _Command, packet: p.Packet, timeout: float) -> None:
+        self.stats.naks += 1
+        reason = packet.payload[0] if packet.payload else 0
+        if packet.seq != command.seq and reason not in TRANSIENT_NAKS:
+            self.stats.stale += 1
+        elif reason in TRANSIENT_NAKS:
+            self._resend(timeout)
+        elif reason == p.NAK_NO_SESSION:
+            raise _SessionLost
+        else:
+            self.stats.rejected += 1
+            self._complete(command, packet)
+
+    def _complete(self, command: _Command, packet: p.Packet) -> None:
+        self._outstanding = None
+        if command.reply is not None:
+            command.reply.set_result(packet)
+        with self._lock:
+            if command.type in (p.SET_LEDS, p.SET_SERVO) and packet.type == p.ACK:
+                self._shown[command.type] = command.payload
+            self._confirmed = max(self._confirmed, command.ticket)
+            self._lock.notify_all()
+
+    def _buttons(self, counters: bytes) -> None:
+        previous, self._presses = self._presses, counters
+        if previous is None or self.on_button is None:
+            return
+        for index, (old, new) in enumerate(zip(previous, counters, strict=False)):
+            for _ in range((new - old) & 0xFF):
+                self.on_button(index)
+
+    def _drop(self, status: str, detail: str) -> None:
+        self._close_port()
+        self._requeue_outstanding()
+        self._set_status(status, detail)
+
+    def _requeue_outstanding(self) -> None:
+        """Queries wait for the next connection; frames and angles are restored anyway."""
+        command, self._outstanding = self._outstanding, None
+        if command is not None and command.reply is not None and command.type == p.GET_STATE:
+            command.tries = 0
+            with self._lock:
+                self._queue.appendleft(command)
+
+    def _close_port(self) -> None:
+        if self._serial is not None:
+            self._serial.close()
+            self._serial = None
+
+    def _set_status(self, status: str, detail: str) -> None:
+        with self._lock:
+            changed = status != self.status
+            self.status = status
+            self._lock.notify_all()
+        if changed and self.on_event is not None:
+            self.on_event(LinkEvent(status, detail))

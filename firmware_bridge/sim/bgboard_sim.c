@@ -1,0 +1,330 @@
+/* bgboard_sim: runs the bgboard firmware .elf on a simulated ATmega328P at 16 MHz (libsimavr),
+ * bridges its UART to a pty (simavr's uart_pty part) and watches its pins: the WS2812 data
+ * line (PD6) is decoded into LED colours and the servo line (PB1) into an angle, written as
+ * JSON to the state file on every change. Simulated time is locked to the wall clock, so the
+ * UART's simulated baud rate is the real one.
+ *
+ * usage: bgboard_sim FIRMWARE.elf [--state FILE] [--link PATH]
+ * First stdout line: "pty: PATH". Standard input takes "press N" (N = button 0..5).
+ * SIGTERM / SIGINT stop it cleanly. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_ioport.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "uart_pty.h"
+
+#define FREQUENCY 16000000
+#define MAX_LEDS 30
+#define BUTTONS 6
+#define LATCH_CYCLES (FREQUENCY / 20000)     /* 50 us low latches the strip */
+#define SYNC_CYCLES (FREQUENCY / 1000)       /* lock to the wall clock every simulated ms */
+
+static volatile sig_atomic_t stop;
+static avr_t *avr;
+static const char *state_path;
+
+static struct {
+    uint8_t bits[MAX_LEDS * 3];
+    unsigned count;              /* bits received in the current frame */
+    avr_cycle_count_t rise;
+    int high;
+    uint8_t leds[MAX_LEDS][3];   /* what the strip shows */
+    unsigned shown;              /* LEDs that ever latched */
+    unsigned frames, timing_errors, overflows;
+} strip;
+
+static struct {
+    avr_cycle_count_t rise;
+    int high;
+    int tenths;                  /* -1 before the first pulse */
+} servo = {0, 0, -1};
+
+static void write_state(void)
+{
+    if (!state_path)
+        return;
+    char tmp[4096];
+    snprintf(tmp, sizeof(tmp), "%s.tmp%d", state_path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "bgboard_sim: cannot write %s: %s\n", tmp, strerror(errno));
+        return;
+    }
+    fputs("{\"leds\": [", f);
+    for (unsigned i = 0; i < strip.shown; i++)
+        fprintf(f, "%s[%d, %d, %d]", i ? ", " : "", strip.leds[i][0], strip.leds[i][1],
+                strip.leds[i][2]);
+    if (servo.tenths < 0)
+        fputs("], \"servo_deg\": null}\n", f);
+    else
+        fprintf(f, "], \"servo_deg\": %d.%d}\n", servo.tenths / 10, servo.tenths % 10);
+    fclose(f);
+    rename(tmp, state_path);
+}
+
+/* The strip latches: each LED takes the next 24 bits (green, red, blue); LEDs that got no
+ * complete 24 bits keep their colour, as on a real strip. */
+static avr_cycle_count_t strip_latch(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a, (void)when, (void)param;
+    unsigned n = strip.count / 24;
+    int changed = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t rgb[3] = {strip.bits[3 * i + 1], strip.bits[3 * i], strip.bits[3 * i + 2]};
+        changed |= memcmp(strip.leds[i], rgb, 3) != 0;
+        memcpy(strip.leds[i], rgb, 3);
+    }
+    if (n > strip.shown) {
+        strip.shown = n;
+        changed = 1;
+    }
+    strip.frames++;
+    strip.count = 0;
+    memset(strip.bits, 0, sizeof(strip.bits));
+    if (changed)
+        write_state();
+    return 0;
+}
+
+/* WS2812 timing: a 0 is high 250-550 ns, a 1 is high 650-950 ns. */
+static void strip_pin(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq, (void)param;
+    if (!value == !strip.high)
+        return;
+    strip.high = value != 0;
+    if (value) {
+        strip.rise = avr->cycle;
+        avr_cycle_timer_cancel(avr, strip_latch, NULL);
+        return;
+    }
+    unsigned ns = (unsigned)((avr->cycle - strip.rise) * 1000000000ULL / FREQUENCY);
+    int bit = ns >= 600;
+    if (!((ns >= 250 && ns <= 550) || (ns >= 650 && ns <= 950)))
+        strip.timing_errors++;
+    if (strip.count < MAX_LEDS * 24) {
+        if (bit)
+            strip.bits[strip.count / 8] |= 0x80 >> (strip.count % 8);
+        strip.count++;
+    } else {
+        strip.overflows++;
+    }
+    avr_cycle_timer_register(avr, LATCH_CYCLES, strip_latch, NULL);
+}
+
+/* Servo: a 500-2500 us pulse is 0-180 degrees. */
+static void servo_pin(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq, (void)param;
+    if (!value == !servo.high)
+        return;
+    servo.high = value != 0;
+    if (value) {
+        servo.rise = avr->cycle;
+        return;
+    }
+    long us10 = (long)((avr->cycle - servo.rise) * 10000000ULL / FREQUENCY);
+    if (us10 < 4000 || us10 > 26000)
+        return;
+    int tenths = (int)((us10 - 5000) * 1800 / 20000);
+    if (tenths < 0)
+        tenths = 0;
+    if (tenths > 1800)
+        tenths = 1800;
+    if (tenths != servo.tenths) {
+        servo.tenths = tenths;
+        write_state();
+    }
+}
+
+static void set_button(int i, int level)
+{
+    avr_raise_irq(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('C'), i), level);
+}
+
+static int pressed_button = -1;
+
+/* A press bounces for 2 ms, is held 80 ms and released. */
+static avr_cycle_count_t button_step(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a, (void)when;
+    int step = (int)(intptr_t)param;
+    set_button(pressed_button, step == 0 || step == 2 ? 0 : 1);
+    if (step == 3) {
+        pressed_button = -1;
+        return 0;
+    }
+    avr_cycle_count_t wait = step == 2 ? FREQUENCY / 1000 * 80 : FREQUENCY / 1000;
+    avr_cycle_timer_register(avr, wait, button_step, (void *)(intptr_t)(step + 1));
+    return 0;
+}
+
+static void read_commands(void)
+{
+    static char line[128];
+    static size_t len;
+    static int eof;
+    if (eof)
+        return;
+    ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
+    if (n == 0)
+        eof = 1;
+    if (n <= 0)
+        return;
+    len += n;
+    char *nl;
+    while ((nl = memchr(line, '\n', len))) {
+        *nl = 0;
+        int b;
+        if (sscanf(line, "press %d", &b) == 1 && b >= 0 && b < BUTTONS && pressed_button < 0) {
+            pressed_button = b;
+            button_step(avr, avr->cycle, 0);
+        } else {
+            fprintf(stderr, "bgboard_sim: ignored command: %s\n", line);
+        }
+        len -= nl + 1 - line;
+        memmove(line, nl + 1, len);
+    }
+    if (len == sizeof(line) - 1)
+        len = 0;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long)
+{
+    (void)a, (void)how_long;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Sleep while simulated time is ahead of the wall clock; returns the lag behind it, s. */
+static double lock_to_wall_clock(double start)
+{
+    double ahead = (double)avr->cycle / FREQUENCY - (now_s() - start);
+    if (ahead > 0) {
+        struct timespec ts = {0, (long)(ahead * 1e9)};
+        nanosleep(&ts, NULL);
+        return 0;
+    }
+    return -ahead;
+}
+
+static void make_link(const char *link, const char *target)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof(tmp), "%s.tmp%d", link, (int)getpid());
+    unlink(tmp);
+    if (symlink(target, tmp) != 0 || rename(tmp, link) != 0)
+        fprintf(stderr, "bgboard_sim: cannot link %s: %s\n", link, strerror(errno));
+}
+
+static void remove_link(const char *link, const char *target)
+{
+    char buf[256];
+    ssize_t n = readlink(link, buf, sizeof(buf) - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        if (strcmp(buf, target) == 0)
+            unlink(link);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *elf = NULL, *link = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--state") && i + 1 < argc)
+            state_path = argv[++i];
+        else if (!strcmp(argv[i], "--link") && i + 1 < argc)
+            link = argv[++i];
+        else if (argv[i][0] != '-' && !elf)
+            elf = argv[i];
+        else {
+            fprintf(stderr, "usage: %s FIRMWARE.elf [--state FILE] [--link PATH]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!elf) {
+        fprintf(stderr, "usage: %s FIRMWARE.elf [--state FILE] [--link PATH]\n", argv[0]);
+        return 2;
+    }
+    /* simavr chatters on stdout; keep stdout for our own first line. */
+    int out = dup(1);
+    dup2(2, 1);
+
+    elf_firmware_t fw;
+    memset(&fw, 0, sizeof(fw));
+    if (elf_read_firmware(elf, &fw) != 0) {
+        fprintf(stderr, "bgboard_sim: cannot read firmware %s\n", elf);
+        return 2;
+    }
+    strcpy(fw.mmcu, "atmega328p");
+    fw.frequency = FREQUENCY;
+    avr = avr_make_mcu_by_name(fw.mmcu);
+    if (!avr || avr_init(avr) != 0) {
+        fprintf(stderr, "bgboard_sim: simavr has no atmega328p\n");
+        return 2;
+    }
+    avr_load_firmware(avr, &fw);
+    avr->sleep = no_sleep;
+
+    static uart_pty_t pty;
+    uart_pty_init(avr, &pty);
+    uart_pty_connect(&pty, '0');
+    const char *path = pty.port[0].slavename;
+
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 6), strip_pin, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), servo_pin, NULL);
+    for (int i = 0; i < BUTTONS; i++)
+        set_button(i, 1);
+
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+    write_state();
+    if (link)
+        make_link(link, path);
+    dprintf(out, "pty: %s\n", path);
+    close(out);
+
+    double start = now_s(), lag = 0;
+    avr_cycle_count_t next_sync = SYNC_CYCLES;
+    int state = cpu_Running;
+    while (!stop && state != cpu_Done && state != cpu_Crashed) {
+        state = avr_run(avr);
+        if (avr->cycle >= next_sync) {
+            next_sync = avr->cycle + SYNC_CYCLES;
+            double l = lock_to_wall_clock(start);
+            lag = l > lag ? l : lag;
+            read_commands();
+        }
+    }
+    double wall = now_s() - start;
+    fprintf(stderr, "bgboard_sim: %.3f s simulated in %.3f s, max lag %.3f s; ws2812: %u frames, "
+            "%u timing errors, %u overflow bits\n", (double)avr->cycle / FREQUENCY, wall, lag,
+            strip.frames, strip.timing_errors, strip.overflows);
+    if (link)
+        remove_link(link, path);
+    /* No uart_pty_stop(): its thread can miss the stop signal; exiting closes the pty. */
+    return state == cpu_Crashed ? 1 : 0;
+}
