@@ -79,17 +79,22 @@ def fit(n: int, seed: int) -> None:
     """Least-squares fit of the builtin's three models to gnubg-nn 0-ply chances."""
     import numpy as np
 
-    from bgboard.engine.analysis.builtin import features
+    from bgboard.engine.analysis.builtin import FEATURES, features
 
     teacher = open_analyzer("gnubg-nn")
     samples = game_positions(n, seed, greedy=0.7)
     x = np.array([features(pos) for pos, _ in samples])
     probs = np.array([teacher.evaluate(pos).as_tuple() for pos, _ in samples])
     win = np.clip(probs[:, 0], 0.005, 0.995)
-    for name, target in (("WIN", np.log(win / (1 - win))), ("WIN_GAMMON", probs[:, 1]),
-                         ("LOSE_GAMMON", probs[:, 3])):
-        weights = np.linalg.lstsq(x, target, rcond=None)[0]
-        print(f"{name} = ({', '.join(f'{w:.4f}' for w in weights)})")
+    targets = {"WIN": np.log(win / (1 - win)), "WIN_GAMMON": probs[:, 1],
+               "LOSE_GAMMON": probs[:, 3]}
+    contact = x[:, 2 * len(FEATURES) + 1] == 1
+    for name, target in targets.items():
+        print(f"{name} = {{")
+        for kind, rows in (("contact", contact), ("race", ~contact)):
+            weights = np.linalg.lstsq(x[rows], target[rows], rcond=None)[0]
+            print(f'    "{kind}": ({", ".join(f"{w:.4f}" for w in weights)}),')
+        print("}")
 
 
 def main() -> None:

@@ -2,9 +2,10 @@
 
 A position is described by a few classic features of each side (pips, blots within reach of
 the enemy, made home and outfield points, the longest prime, anchors, checkers back, on the
-bar and borne off, stacks) and of the race. Three linear models of them give the chance to
-win (through a logistic), to win a gammon and to lose one. The weights were fitted by least
-squares to gnubg-nn 0-ply on self-play positions (`python benchmarks/tutor.py --fit`).
+bar and borne off, stacks) and of the race. Three linear models of them, one set for contact
+and one for races, give the chance to win (through a logistic), to win a gammon and to lose
+one. The weights were fitted by least squares to gnubg-nn 0-ply on self-play positions
+(`python benchmarks/tutor.py --fit`).
 It plays sensibly but makes real mistakes: use it only when no gnubg is available.
 """
 
@@ -18,21 +19,47 @@ from .base import Analyzer, Probabilities
 
 FEATURES = ("pips", "bar", "off", "home points", "outfield points", "prime", "direct blots",
             "indirect blots", "back checkers", "anchors", "stacks", "not home")
-WIN = (
-    1.2819, -0.3136, 9.7566, 0.3845, 0.4714, 1.2202, 0.2157, 0.7276, -0.8884, 0.0978,
-    0.6375, -1.9721, -1.1639, 0.3964, -8.4311, -0.2426, -0.4574, -1.0087, 0.0930, -0.4633,
-    0.6282, -0.1805, -0.3461, 2.4813, -0.9380, 0.1915, -0.8255, 0.2113,
-)
-WIN_GAMMON = (
-    -0.0713, -0.0499, 0.4053, 0.0298, 0.0019, 0.0894, -0.0004, 0.0032, -0.0090, 0.0092,
-    0.0003, -0.0578, 0.1239, 0.0877, -0.1091, -0.0069, -0.0339, -0.0780, 0.0473, -0.0090,
-    0.1258, -0.0433, 0.0007, 0.2385, -0.0861, 0.0462, -0.1112, 0.0096,
-)
-LOSE_GAMMON = (
-    -0.3933, 0.0377, -0.3392, -0.0315, -0.0603, -0.0300, -0.0210, -0.0712, 0.1384, -0.0334,
-    -0.0577, 0.2239, 0.3815, 0.0028, 0.4769, 0.0220, -0.0004, 0.0888, -0.0243, 0.0208,
-    0.0418, 0.0081, -0.0054, -0.0229, 0.0984, 0.0001, -0.7518, -0.4696,
-)
+WIN = {
+    "contact": (
+        0.3901, -0.3027, 9.6654, 0.3716, 0.5178, 1.3924, 0.2406, 0.7763, -0.7382,
+        0.0999, 0.6521, -2.4785, -0.3510, 0.3662, -8.7928, -0.2508, -0.5098, -0.8786,
+        0.0829, -0.5664, 0.7196, -0.2755, -0.4611, 2.6768, -0.2920, -0.2920, 0.0000,
+        -0.7411,
+    ),
+    "race": (
+        7.1862, 0.0000, 0.6949, 0.3341, 0.3732, 0.1368, 0.0986, 0.3934, -1.3970, 0.0030,
+        -0.1730, -0.9236, -5.6690, 0.0000, -1.5909, -0.2773, -0.0963, -0.9764, 0.1677,
+        -0.0127, 0.6493, 0.0372, 0.1360, -0.7839, -1.2741, 0.0000, 9.0799, 0.0000,
+    ),
+}
+WIN_GAMMON = {
+    "contact": (
+        -0.0231, -0.0501, 0.3981, 0.0290, -0.0008, 0.0977, -0.0017, 0.0001, -0.0027,
+        0.0111, -0.0013, -0.0634, 0.0362, 0.0854, -0.1318, -0.0068, -0.0435, -0.0832,
+        0.0457, -0.0178, 0.1538, -0.0543, -0.0092, 0.3206, -0.0079, -0.0079, 0.0000,
+        0.0593,
+    ),
+    "race": (
+        -0.0296, 0.0000, -0.0288, 0.0333, 0.0178, 0.0381, 0.0064, 0.0263, -0.0345,
+        -0.0023, -0.0052, -0.0714, 0.2991, 0.0000, 0.0404, -0.0008, 0.0086, -0.0705,
+        0.0572, 0.0246, 0.0257, -0.0126, 0.0451, -0.1384, -0.2414, 0.0000, -0.0997,
+        0.0000,
+    ),
+}
+LOSE_GAMMON = {
+    "contact": (
+        0.0195, 0.0421, -0.3435, -0.0307, -0.0651, -0.0428, -0.0267, -0.0779, 0.1223,
+        -0.0338, -0.0700, 0.2702, -0.0298, 0.0043, 0.4705, 0.0196, 0.0005, 0.0748,
+        -0.0279, 0.0181, 0.0391, 0.0120, -0.0045, -0.0520, 0.0597, 0.0597, 0.0000,
+        -0.0493,
+    ),
+    "race": (
+        -0.9223, -0.0000, -0.0294, -0.0261, -0.0433, 0.0205, 0.0079, -0.0304, 0.2303,
+        -0.0223, 0.0535, 0.1375, 0.8773, -0.0000, 0.2830, 0.0519, -0.0001, 0.0915,
+        -0.0068, 0.0211, 0.0019, 0.0000, 0.0109, 0.2167, -0.1489, 0.0000, -1.5960,
+        0.0000,
+    ),
+}
 
 
 def side_features(b: list[int]) -> list[float]:
@@ -104,9 +131,10 @@ class Builtin(Analyzer):
         if pos.off(pos.turn) == 15 or pos.off(pos.turn.other) == 15:
             return _finished(pos)
         x = features(pos)
-        win = 1 / (1 + math.exp(-max(min(_dot(WIN, x), 30.0), -30.0)))
-        win_gammon = min(max(_dot(WIN_GAMMON, x), 0.0), win)
-        lose_gammon = min(max(_dot(LOSE_GAMMON, x), 0.0), 1 - win)
+        kind = "contact" if x[2 * len(FEATURES) + 1] else "race"
+        win = 1 / (1 + math.exp(-max(min(_dot(WIN[kind], x), 30.0), -30.0)))
+        win_gammon = min(max(_dot(WIN_GAMMON[kind], x), 0.0), win)
+        lose_gammon = min(max(_dot(LOSE_GAMMON[kind], x), 0.0), 1 - win)
         return Probabilities(win, win_gammon, 0.0, lose_gammon, 0.0)
 
 
