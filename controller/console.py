@@ -1,0 +1,53 @@
+"""The console: committed turns and game results printed as they happen, and a progress bar
+on a terminal for long work."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+
+from ..engine.game import Match
+from .events import Event, EventBus
+
+_SHOWN = ("committed", "game_over", "match_over", "new_game", "double", "take", "drop",
+          "takeback")
+
+
+def summary(match: Match) -> str:
+    games = len(match.games)
+    turns = sum(1 for g in match.games for a in g.record if a.kind == "move")
+    white, black = match.score
+    return f"{games} game{'s' if games != 1 else ''}, {turns} turns, score {white}-{black}"
+
+
+class Console:
+    """Prints the events people care about; shows progress on a terminal (tqdm)."""
+
+    def __init__(self, total: int | None = None, out=sys.stdout) -> None:
+        self.bus = EventBus()
+        self.bus.subscribe(self._print)
+        self.total = total
+        self.out = out
+        self._bar = None
+
+    def _print(self, event: Event) -> None:
+        if event.kind in _SHOWN:
+            text = f"{event.text}"
+            if self._bar is not None:
+                self._bar.write(text, file=self.out)
+            else:
+                print(text, file=self.out, flush=True)
+
+    def progress(self, frames: Iterable) -> Iterator:
+        """The frames, with a progress bar on stderr when it is a terminal."""
+        if not sys.stderr.isatty():
+            yield from frames
+            return
+        from tqdm import tqdm
+
+        self._bar = tqdm(frames, total=self.total, unit="frame", file=sys.stderr)
+        yield from self._bar
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()

@@ -1,0 +1,139 @@
+"""Which legal play explains what the camera sees (DESIGN.md: the engine is the judge).
+
+For one turn (a position and the dice) the judge knows every complete legal play, every
+partial one (some of its steps made) and the start. A stable board is one of those, an
+illegal play (with the referee's reason), or a board that does not match the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from ..engine.board import WHITE, Color, Position
+from ..engine.moves import BAR, OFF, Play, Step, apply_step, legal_plays, mover_board
+from ..engine.referee import explain
+
+Board = tuple[tuple[int, ...], int, int]  # points, white bar, black bar
+
+
+def board_of(pos: Position) -> Board:
+    return pos.points, pos.bar_white, pos.bar_black
+
+
+def white_point(mover: Color, point: int) -> int | str:
+    """A point of the mover's numbering (25 bar, 0 off) in White's numbering."""
+    if point in (BAR, OFF):
+        return "bar" if point == BAR else "off"
+    return point if mover is WHITE else 25 - point
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a board is for this turn. kind: start, partial, complete, illegal or mismatch."""
+
+    kind: str
+    play: Play | None = None
+    reason: str = ""
+    points: tuple = ()
+    corrections: tuple = ()
+
+
+class TurnJudge:
+    """Judges boards for one turn: `start` with `dice` for the player on roll."""
+
+    def __init__(self, start: Position, dice: tuple[int, int]) -> None:
+        self.start = start
+        self.dice = dice
+        self.plays = legal_plays(start, dice)
+        self.complete = {board_of(p.position): p for p in self.plays}
+        self.partial = self._partials()
+
+    def _partials(self) -> set[Board]:
+        """Boards after some but not all steps of a legal play, in the play's order."""
+        b0 = mover_board(self.start)
+        seen: set[Board] = set()
+        for play in self.plays:
+            steps = play.steps
+            for size in range(1, len(steps)):
+                for chosen in combinations(range(len(steps)), size):
+                    b = _apply(b0, [steps[i] for i in chosen])
+                    if b is not None:
+                        seen.add(_board(b, self.start))
+        return seen - set(self.complete) - {board_of(self.start)}
+
+    def judge(self, board: Board) -> Verdict:
+        if board == board_of(self.start):
+            return Verdict("start")
+        if board in self.complete:
+            return Verdict("complete", self.complete[board])
+        if board in self.partial:
+            return Verdict("partial")
+        spans = self._spans(board)
+        if spans is None:
+            return mismatch(board_of(self.start), board)
+        reason, points = explain(self.start, self.dice, spans)
+        mover = self.start.turn
+        return Verdict("illegal", reason=reason,
+                       points=tuple(white_point(mover, p) for p in points))
+
+    def _spans(self, board: Board) -> list[Step] | None:
+        """The mover's checker movements that turn the start into `board`, or None when the
+        board is not the mover's doing alone (other checkers changed, counts are off)."""
+        try:
+            seen = Position(board[0], board[1], board[2], self.start.turn)
+        except ValueError:
+            return None
+        before, after = mover_board(self.start), mover_board(seen)
+        hits = 0
+        for p in range(1, 25):
+            theirs_before, theirs_after = max(-before[p], 0), max(-after[p], 0)
+            if theirs_before != theirs_after:
+                if (theirs_before, theirs_after) != (1, 0):
+                    return None
+                hits += 1
+        if after[26] != before[26] + hits:
+            return None
+        sources, ends = [], []
+        for p in range(26):
+            change = max(after[p], 0) - max(before[p], 0)
+            (ends if change > 0 else sources).extend([p] * abs(change))
+        if not sources or len(sources) != len(ends) or OFF in sources or BAR in ends:
+            return None
+        return [Step(s, e) for s, e in zip(sorted(sources, reverse=True),
+                                           sorted(ends, reverse=True), strict=True)]
+
+
+def _apply(b: list[int], steps: list[Step]) -> list[int] | None:
+    for step in steps:
+        if b[step.start] <= 0:
+            return None
+        b = apply_step(b, step.start, step.end)[0]
+    return b
+
+
+def _board(b: list[int], start: Position) -> Board:
+    from ..engine.moves import position_from_mover
+
+    return board_of(position_from_mover(b, start))
+
+
+def _places(board: Board) -> dict:
+    """Signed checkers per place: points 1..24, then the bars (+ White, - Black)."""
+    return dict(enumerate(board[0], 1)) | {"bar-white": board[1], "bar-black": -board[2]}
+
+
+def mismatch(expected: Board, seen: Board) -> Verdict:
+    """The places where `seen` differs from `expected`, and from -> to moves that fix it."""
+    exp, got = _places(expected), _places(seen)
+    differ = tuple(k for k in exp if exp[k] != got[k])
+    corrections = []
+    for sign in (1, -1):  # White's checkers, then Black's
+        surplus, missing = [], []
+        for k in differ:
+            change = max(sign * got[k], 0) - max(sign * exp[k], 0)
+            (surplus if change > 0 else missing).extend([k] * abs(change))
+        corrections += zip(surplus, missing, strict=False)
+    where = ", ".join(str(k) for k in differ)
+    return Verdict("mismatch", reason=f"the board does not match the game at {where}",
+                   points=differ, corrections=tuple(corrections))

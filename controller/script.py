@@ -1,0 +1,193 @@
+"""Whole games as a camera would film them: the bundled demo and the recording tests.
+
+A game is played by the engine (a simple greedy policy with some randomness), then filmed as
+shots: a hand throws the dice, the dice settle on the roller's right half, a hand moves each
+checker, a hand picks up the dice. Opening ties, cocked dice (roll again), hits, the bar,
+bear-offs and cube actions (buttons) all occur. Each shot is one rendered picture held for
+some frames, so a game renders in about a minute.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine.board import START, WHITE, Color, Position
+from ..engine.game import Game, Match
+from ..engine.moves import Play, apply_step, mover_board, position_from_mover
+from ..vision import synth
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One view of the board held for `frames` frames."""
+
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    dice: tuple[synth.Die, ...] = ()
+    hand: bool = False
+    frames: int = 5
+
+
+@dataclass
+class Film:
+    """A filmed match: its shots, button presses by frame number, and the match itself."""
+
+    look: synth.Look
+    shots: list[Shot] = field(default_factory=list)
+    buttons: dict[int, str] = field(default_factory=dict)
+    match: Match = field(default_factory=Match)
+
+    @property
+    def frames(self) -> int:
+        return sum(s.frames for s in self.shots)
+
+
+def white_right_high(corners_px: dict | tuple) -> bool:
+    """Whether White's right hand (seen from White's edge) is toward field x = 1 (p12/p13).
+
+    p1 -> p12 runs along White's edge (field x) and p1 -> p24 goes away from White; White's
+    right is that away-direction turned a quarter clockwise, seen from above."""
+    if isinstance(corners_px, dict):
+        corners_px = [corners_px[k] for k in ("p1", "p12", "p13", "p24")]
+    p1, p12, _, p24 = (np.asarray(c, float) for c in corners_px)
+    along, away = p12 - p1, p24 - p1
+    right = np.array([-away[1], away[0]])
+    return float(right @ along) > 0
+
+
+class _Filmer:
+    def __init__(self, look: synth.Look, rng: random.Random, hold: int, hand: int) -> None:
+        self.film = Film(look)
+        self.rng = rng
+        self.hold, self.hand = hold, hand
+        self.right_high = white_right_high(look.corners)
+
+    def shot(self, pos: Position, dice=(), hand=False, frames=None) -> None:
+        frames = frames or (self.hand if hand else self.hold)
+        self.film.shots.append(Shot(pos.points, (pos.bar_white, pos.bar_black), tuple(dice),
+                                    hand, frames))
+
+    def press(self, button: str) -> None:
+        self.film.buttons[self.film.frames] = button
+
+    def dice(self, pos: Position, values: list[tuple[Color, int]], cocked=False):
+        """Dice lying flat (one may lean) on each roller's right half, clear of checkers."""
+        placed: list[synth.Die] = []
+        for color, value in values:
+            high = self.right_high if color is WHITE else not self.right_high
+            for _ in range(500):
+                x = self.rng.uniform(0.62, 0.92) if high else self.rng.uniform(0.08, 0.38)
+                y = self.rng.uniform(0.3, 0.7)
+                die = synth.Die(value, (x, y), self.rng.uniform(0, 360), False)
+                if synth._free(self.film.look, pos.points, _bar(pos), (x, y), placed):
+                    placed.append(die)
+                    break
+            else:
+                raise RuntimeError("no free place for a die")
+        if cocked:
+            placed[0] = synth.Die(placed[0].value, placed[0].field_xy, placed[0].angle, True)
+        return placed
+
+
+def _bar(pos: Position) -> dict:
+    return {"white": pos.bar_white, "black": pos.bar_black}
+
+
+def _choose(game: Game, rng: random.Random) -> Play | None:
+    plays = game.legal_plays()
+    if not plays:
+        return None
+    mover = game.turn
+    ranked = sorted(plays, key=lambda p: p.position.pips(mover) - 3 * p.position.bar(
+        mover.other) + rng.random() * 6)
+    return ranked[0]
+
+
+def film_match(seed: int, *, games: int = 1, length: int = 0, look: synth.Look | None = None,
+               hold: int = 5, hand: int = 2, cube: bool = True) -> Film:
+    """Play and film `games` games (a match to `length`, or money games) from the start."""
+    rng = random.Random(seed)
+    look = look or synth.random_look(np.random.default_rng(seed))
+    filmer = _Filmer(look, rng, hold, hand)
+    match = Match(length=length)
+    filmer.film.match = match
+    for number in range(games):
+        if match.winner() is not None:
+            break
+        game = match.new_game()
+        if number:
+            filmer.shot(START, hand=True)
+            filmer.shot(START)
+        _film_game(filmer, game, rng, cube)
+    return filmer.film
+
+
+def _film_game(f: _Filmer, game: Game, rng: random.Random, cube: bool) -> None:
+    while True:
+        white, black = rng.randint(1, 6), rng.randint(1, 6)
+        if rng.random() < 0.15:
+            black = white
+        f.shot(game.board, hand=True)
+        f.shot(game.board, f.dice(game.board, [(WHITE, white), (WHITE.other, black)]))
+        f.shot(game.board, hand=True)
+        if game.opening(white, black) is not None:
+            break
+        f.shot(game.board)
+    _film_moves(f, game, rng, opening=True)
+    while game.result is None:
+        if cube and game.may_double() is None and rng.random() < 0.05:
+            f.press("double")
+            f.shot(game.board, frames=2)
+            if rng.random() < 0.75:
+                f.press("take")
+                game.double()
+                game.take()
+            else:
+                f.press("pass")
+                game.double()
+                game.drop()
+                f.shot(game.board)
+                return
+            f.shot(game.board, frames=2)
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if rng.random() < 0.04:
+            f.shot(game.board, hand=True)
+            f.shot(game.board, f.dice(game.board, [(game.turn, d2), (game.turn, d1)], True))
+            f.shot(game.board, hand=True)
+            f.shot(game.board)
+        game.roll(d1, d2)
+        f.shot(game.board, hand=True)
+        _film_moves(f, game, rng, opening=False)
+
+
+def _film_moves(f: _Filmer, game: Game, rng: random.Random, opening: bool) -> None:
+    """The dice lying, each checker moved under a hand, the dice picked up."""
+    mover, (d1, d2) = game.turn, game.dice
+    if opening:
+        lying = f.film.shots[-2].dice
+    else:
+        lying = f.dice(game.board, [(mover, d1), (mover, d2)])
+    before = game.board
+    f.shot(before, lying)
+    play = _choose(game, rng)
+    b = mover_board(before)
+    for step in play.steps if play else ():
+        b = apply_step(b, step.start, step.end)[0]
+        f.shot(before, lying, hand=True)
+        f.shot(position_from_mover(b, before), lying)
+    game.move(play)
+    f.shot(game.board, hand=True)
+    f.shot(game.board)
+
+
+def render_frames(film: Film, seed: int = 0):
+    """Yield (frame, shot index) for every frame: each shot is rendered once and held."""
+    for index, shot in enumerate(film.shots):
+        scene = synth.Scene(shot.points, {"white": shot.bar[0], "black": shot.bar[1]},
+                            shot.dice, shot.hand, film.look)
+        image = synth.render(scene, seed * 100003 + index).image
+        for _ in range(shot.frames):
+            yield image, index

@@ -1,0 +1,295 @@
+"""A match played on a physical board: stable board views and buttons in, events out.
+
+Turn flow (tournament convention): the roller's dice settle flat on the roller's right half
+-> the player moves checkers -> the player picks up the dice, which ends the turn. Nothing is
+recorded that no legal play reaches; a committed turn is journalled before it is announced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.board import START, WHITE, Color
+from ..engine.game import Game, IllegalAction, Match
+from .events import EventBus
+from .journal import Journal
+from .reconciler import TurnJudge, Verdict, board_of, mismatch
+from .stabilizer import StableView
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the session behaves. `white_right_high`: White's right half is field x > 0.5
+    (from the calibration); `bar_width` as in the calibration file."""
+
+    white_right_high: bool = True
+    bar_width: float = 0.07
+    takebacks: bool = True
+    auto_commit: float | None = None  # seconds a complete play must stand to end the turn
+    patience: float = 1.5  # seconds an illegal or mismatching board stands before we say so
+
+
+class Session:
+    """Keeps a Match in step with the board. Feed it with `view(stable)` and `tick(t)`;
+    buttons with `press(name)`."""
+
+    def __init__(self, match: Match, bus: EventBus, journal: Journal | None = None,
+                 settings: Settings = Settings()) -> None:
+        self.match = match
+        self.bus = bus
+        self.journal = journal
+        self.settings = settings
+        self.judge: TurnJudge | None = None
+        self.view_now: StableView | None = None
+        self._problem: tuple | None = None  # (verdict key, since t, announced)
+        self._complete_since: float | None = None
+        self._wait_clear = False  # dice must leave the board before they count again
+        self._last_verdict: Verdict | None = None
+        if not match.games:
+            match.new_game()
+
+    @property
+    def game(self) -> Game:
+        return self.match.games[-1]
+
+    # --- input -----------------------------------------------------------------------------
+    def view(self, v: StableView) -> None:
+        """A new stable board view."""
+        self.view_now = v
+        if self._wait_clear:
+            self._wait_clear = bool(v.dice)
+            if self._wait_clear:
+                return
+        game = self.game
+        if game.result is not None:
+            self._await_new_game(v)
+        elif game.doubled_by is not None:
+            return
+        elif game.dice is None:
+            self._await_roll(v)
+        else:
+            self._moving(v)
+
+    def tick(self, t: float) -> None:
+        """Time passes (call once per frame): patience and auto-commit run on this clock."""
+        if self._problem and not self._problem[2] and t - self._problem[1] >= \
+                self.settings.patience:
+            verdict = self._problem[0]
+            self._problem = (verdict, self._problem[1], True)
+            if verdict.kind == "illegal":
+                self.bus.emit("illegal", f"illegal: {verdict.reason}", reason=verdict.reason,
+                              points=list(verdict.points))
+            else:
+                self.bus.emit("mismatch", verdict.reason, points=list(verdict.points),
+                              corrections=[list(c) for c in verdict.corrections])
+        auto = self.settings.auto_commit
+        if auto is not None and self._complete_since is not None and \
+                t - self._complete_since >= auto and self.view_now is not None:
+            verdict = self.judge.judge(self.view_now.board)
+            if verdict.kind == "complete":
+                self._commit(verdict.play)
+
+    def press(self, name: str) -> None:
+        """A button: double, take, pass, undo (confirm and menu are the app's)."""
+        game = self.game
+        try:
+            if name == "double":
+                self._finish_turn()
+                game.double()
+                self._log({"type": "double"})
+                self.bus.emit("double", f"{game.doubled_by.key} doubles to {game.board.cube * 2}",
+                              color=game.doubled_by.key, cube=game.board.cube * 2)
+            elif name == "take":
+                game.take()
+                self._log({"type": "take"})
+                self.bus.emit("take", f"{game.board.cube_owner.key} takes",
+                              cube=game.board.cube, color=game.board.cube_owner.key)
+            elif name == "pass":
+                game.drop()
+                self._log({"type": "drop"})
+                self.bus.emit("drop", f"{game.result.winner.other.key} passes")
+                self._game_over()
+            elif name == "undo":
+                self.take_back()
+        except IllegalAction as exc:
+            self.bus.emit("illegal", f"{name}: {exc}", reason=str(exc), points=[])
+
+    # --- phases ----------------------------------------------------------------------------
+    def _await_new_game(self, v: StableView) -> None:
+        if self.match.winner() is None and not v.dice and v.board == board_of(START):
+            self.match.new_game()
+            self._log({"type": "game"})
+            number = len(self.match.games)
+            self.bus.emit("new_game", f"game {number} starts", number=number,
+                          score=list(self.match.score))
+
+    def _await_roll(self, v: StableView) -> None:
+        game = self.game
+        expected = board_of(game.board)
+        if len(v.dice) != 2:
+            if v.board == expected:
+                self._problem = None
+            elif not self._maybe_takeback(v):
+                self._trouble(mismatch(expected, v.board), v.t)
+            return
+        if not game.state.started:
+            self._opening(v)
+        else:
+            reason = self._bad_roll(v, game.turn)
+            if reason:
+                self._roll_again(reason)
+                return
+            game.roll(v.dice[0].value, v.dice[1].value)
+            self._dice_read()
+        if game.dice is not None and v.board != expected:
+            self._moving(v)
+
+    def _opening(self, v: StableView) -> None:
+        a, b = v.dice
+        if any(d.cocked for d in v.dice):
+            return self._roll_again("a die is cocked")
+        owners = [self._half_owner(d) for d in v.dice]
+        if None in owners or owners[0] == owners[1]:
+            return self._roll_again("each player rolls one die on their own right half")
+        white, black = (a.value, b.value) if owners[0] is WHITE else (b.value, a.value)
+        if self.game.opening(white, black) is None:
+            self.bus.emit("opening_tie", f"both rolled {white}: roll again", value=white)
+            self._wait_clear = True
+            return None
+        self._dice_read()
+        return None
+
+    def _roll_again(self, reason: str) -> None:
+        self.bus.emit("roll_again", f"roll again: {reason}", reason=reason)
+        self._wait_clear = True
+
+    def _dice_read(self) -> None:
+        game = self.game
+        self.judge = TurnJudge(game.board, game.dice)
+        self._complete_since = None
+        self.bus.emit("dice", f"{game.turn.key} rolled {game.dice[0]}{game.dice[1]}",
+                      color=game.turn.key, dice=list(game.dice))
+        if not self.judge.plays:
+            self.bus.emit("no_move", f"{game.turn.key} cannot move: pick up the dice")
+
+    def _moving(self, v: StableView) -> None:
+        verdict = self.judge.judge(v.board)
+        opponent = self.game.turn.other
+        if len(v.dice) == 2 and all(self._half_owner(d) is opponent for d in v.dice):
+            last = verdict if verdict.kind == "complete" else self._last_verdict
+            if last is not None and last.kind == "complete":
+                self._commit(last.play)  # the opponent has rolled: this turn is over
+                if self.game.result is None:
+                    self._await_roll(v)
+                return
+        self._last_verdict = verdict
+        if verdict.kind in ("illegal", "mismatch"):
+            self._complete_since = None
+            self._trouble(verdict, v.t)
+            return
+        self._problem = None
+        if verdict.kind == "complete":
+            if v.dice:
+                if self._complete_since is None:
+                    self._complete_since = v.t
+                    self.bus.emit("complete", verdict.play.move, move=verdict.play.move)
+                return
+            self._commit(verdict.play)
+            return
+        self._complete_since = None
+        if verdict.kind == "partial":
+            self.bus.emit("in_progress", "moving")
+        elif not v.dice:
+            if not self.judge.plays:
+                self._commit(None)
+            else:
+                self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
+
+    def _finish_turn(self) -> None:
+        """The opponent acts (doubles): the mover's complete play on the board ends the turn."""
+        if self.judge is not None and self.view_now is not None:
+            verdict = self.judge.judge(self.view_now.board)
+            if verdict.kind == "complete":
+                self._commit(verdict.play)
+
+    def _trouble(self, verdict: Verdict, t: float) -> None:
+        key = (verdict.kind, verdict.reason, verdict.points)
+        if self._problem is None or (self._problem[0].kind, self._problem[0].reason,
+                                     self._problem[0].points) != key:
+            self._problem = (verdict, t, False)
+
+    # --- recording ---------------------------------------------------------------------------
+    def _commit(self, play) -> None:
+        game = self.game
+        color, dice = game.turn, game.dice
+        opening = len(game.record) == 0
+        game.move(play)
+        move = play.move if play else None
+        record = {"type": "turn", "color": color.key, "dice": list(dice), "move": move}
+        if opening:
+            record["opening"] = True
+        self._log(record)
+        self._complete_since = None
+        self._last_verdict = None
+        self.judge = None
+        text = f"{color.key} {dice[0]}{dice[1]}: {move or '(no move)'}"
+        self.bus.emit("committed", text, color=color.key, dice=list(dice), move=move)
+        if game.result is not None:
+            self._game_over()
+
+    def _game_over(self) -> None:
+        result = self.game.result
+        score = list(self.match.score)
+        kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[result.multiplier]
+        self.bus.emit("game_over", f"{result.winner.key} wins {kind}, {result.points} point"
+                      f"{'s' if result.points != 1 else ''}", winner=result.winner.key,
+                      points=result.points, score=score)
+        winner = self.match.winner()
+        if winner is not None:
+            self.bus.emit("match_over", f"{winner.key} wins the match {score[0]}-{score[1]}",
+                          winner=winner.key, score=score)
+
+    def _maybe_takeback(self, v: StableView) -> bool:
+        """The board shows the position before the last committed turn: take it back."""
+        game = self.game
+        if not self.settings.takebacks or not game.record or v.dice:
+            return False
+        if game.record[-1].kind != "move":
+            return False
+        before = game._states[-2].position
+        if v.board != board_of(before) or v.board == board_of(game.board):
+            return False
+        self.take_back()
+        return True
+
+    def take_back(self) -> None:
+        """Undo the last committed turn: its player plays the same dice again."""
+        game = self.game
+        if not game.record or game.record[-1].kind != "move" or game.result is not None:
+            raise IllegalAction("there is no turn to take back")
+        if not self.settings.takebacks:
+            raise IllegalAction("take-backs are off")
+        game.undo()
+        self._log({"type": "undo"})
+        self.judge = TurnJudge(game.board, game.dice)
+        self.bus.emit("takeback", f"{game.turn.key} takes back the last play",
+                      color=game.turn.key, dice=list(game.dice))
+
+    def _log(self, record: dict) -> None:
+        if self.journal is not None:
+            self.journal.append(record)
+
+    # --- geometry ----------------------------------------------------------------------------
+    def _half_owner(self, d) -> Color | None:
+        """Whose right half a die lies on (None: on the bar)."""
+        if abs(d.x - 0.5) < self.settings.bar_width / 2:
+            return None
+        high = d.x > 0.5
+        return WHITE if high == self.settings.white_right_high else WHITE.other
+
+    def _bad_roll(self, v: StableView, roller: Color) -> str | None:
+        if any(d.cocked for d in v.dice):
+            return "a die is cocked"
+        if any(self._half_owner(d) is not roller for d in v.dice):
+            return "the dice must land on the roller's right half"
+        return None

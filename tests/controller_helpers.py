@@ -1,0 +1,44 @@
+"""Observation streams from filmed games: the ground truth of each shot, frame by frame."""
+
+from __future__ import annotations
+
+import random
+
+from bgboard.controller.script import Film, Shot
+from bgboard.vision import synth
+
+
+def observation(shot: Shot) -> dict:
+    return {"points": list(shot.points), "bar": {"white": shot.bar[0], "black": shot.bar[1]},
+            "off": {"white": 0, "black": 0},
+            "dice": [{"value": d.value, "field_xy": list(d.field_xy), "cocked": d.cocked}
+                     for d in shot.dice],
+            "hand": shot.hand, "confidence": 1.0}
+
+
+def observations(film: Film) -> list[dict]:
+    return [observation(shot) for shot in film.shots for _ in range(shot.frames)]
+
+
+def calibration(film: Film) -> dict:
+    """The calibration of the film's look (the renderer states it with every frame)."""
+    corners = dict(zip(("p1", "p12", "p13", "p24"), film.look.corners, strict=True))
+    return {"version": 1, "image_size": list(synth.FRAME_SIZE),
+            "corners_px": {k: list(v) for k, v in corners.items()},
+            "geometry": {"bar_width": film.look.geometry.bar_width,
+                         "point_depth": film.look.geometry.point_depth}}
+
+
+def noisy(obs: list[dict], seed: int, miscount: float = 0.05, hands: float = 0.03) -> list[dict]:
+    """One point miscounted in `miscount` of the frames, and random frames with a hand."""
+    rng = random.Random(seed)
+    out = []
+    for o in obs:
+        o = {**o, "points": list(o["points"])}
+        if rng.random() < miscount:
+            i = rng.randrange(24)
+            o["points"][i] += rng.choice([-1, 1])
+        if rng.random() < hands:
+            o["hand"] = True
+        out.append(o)
+    return out

@@ -1,0 +1,163 @@
+"""The session on ground-truth observation streams: every turn right, every signal given."""
+
+from __future__ import annotations
+
+import pytest
+
+from bgboard.controller.journal import Journal, read_journal, rebuild
+from bgboard.controller.recorder import record
+from bgboard.controller.script import Shot, film_match
+from bgboard.engine.board import BLACK, START, WHITE
+from bgboard.vision import synth
+from controller_helpers import calibration, noisy, observation, observations
+
+FILMS = [film_match(seed, games=2, length=3) for seed in (1, 2, 3)]
+
+
+def records(match):
+    return [[(a.color, a.kind, a.dice, a.play.move if a.play else None) for a in g.record]
+            for g in match.games]
+
+
+@pytest.mark.parametrize("film", FILMS, ids=["seed1", "seed2", "seed3"])
+def test_every_turn_of_filmed_matches_is_recorded(film):
+    result = record(observations(film), lambda o: o, calibration=calibration(film),
+                    buttons=film.buttons, match=type(film.match)(length=3))
+    assert records(result.match) == records(film.match)
+    assert [g.result for g in result.match.games] == [g.result for g in film.match.games]
+
+
+def test_the_films_hold_ties_cocked_dice_hits_bar_bearoff_and_cube():
+    kinds = [e.kind for film in FILMS for e in record(
+        observations(film), lambda o: o, calibration=calibration(film), buttons=film.buttons,
+        match=type(film.match)(length=3)).bus.history]
+    actions = [a for film in FILMS for g in film.match.games for a in g.record]
+    assert {"opening_tie", "roll_again", "double", "take", "game_over"} <= set(kinds)
+    assert any(a.play and any(s.hit for s in a.play.steps) for a in actions)
+    assert any(a.play and any(s.end == 0 for s in a.play.steps) for a in actions)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_noise_does_not_change_the_record(seed):
+    film = FILMS[seed % 3]
+    result = record(noisy(observations(film), seed), lambda o: o,
+                    calibration=calibration(film), buttons=film.buttons,
+                    match=type(film.match)(length=3))
+    assert records(result.match) == records(film.match)
+
+
+def manual(*shots: Shot) -> list[dict]:
+    return [observation(s) for s in shots for _ in range(s.frames)]
+
+
+LOOK = synth.Look()  # p1 at the bottom right: White's right half is field x < 0.5
+CAL = {"version": 1, "image_size": [1280, 720],
+       "corners_px": dict(zip(("p1", "p12", "p13", "p24"), map(list, LOOK.corners),
+                              strict=True))}
+
+
+def board(moves: dict[int, int], base=START.points) -> tuple[int, ...]:
+    points = list(base)
+    for index, change in moves.items():
+        points[index - 1] += change
+    return tuple(points)
+
+
+def opening_31_by_white() -> list[Shot]:
+    dice = (synth.Die(3, (0.2, 0.5)), synth.Die(1, (0.8, 0.5)))  # White's die on x < 0.5
+    return [Shot(START.points, (0, 0), dice, frames=6)]
+
+
+def test_an_illegal_play_is_named_then_corrected():
+    wrong = board({8: -1, 2: 1, 6: -1, 5: 1})  # 8/2 6/5 with 31
+    right = board({8: -1, 5: 2, 6: -1})
+    stream = manual(*opening_31_by_white(),
+                    Shot(wrong, (0, 0), opening_31_by_white()[0].dice, frames=25),
+                    Shot(right, (0, 0), opening_31_by_white()[0].dice, frames=6),
+                    Shot(right, (0, 0), (), frames=6))
+    result = record(stream, lambda o: o, calibration=CAL)
+    illegal = [e for e in result.bus.history if e.kind == "illegal"]
+    assert [(e.data["reason"], e.data["points"]) for e in illegal] == [
+        ("6/2 is 4 pips; the dice left are 1", [6, 2])]
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+
+
+def test_a_misplaced_checker_before_the_roll_is_a_mismatch_with_guidance():
+    after = board({8: -1, 5: 2, 6: -1})
+    bumped = board({13: -1, 12: 1}, after)  # a White checker slid from 13 onto Black's 12
+    bumped = board({13: -1, 14: 1}, after)
+    stream = manual(*opening_31_by_white(), Shot(after, (0, 0), (), frames=6),
+                    Shot(bumped, (0, 0), (), frames=25))
+    result = record(stream, lambda o: o, calibration=CAL)
+    [event] = [e for e in result.bus.history if e.kind == "mismatch"]
+    assert event.data["points"] == [13, 14]
+    assert event.data["corrections"] == [[14, 13]]
+
+
+def test_returning_to_the_position_before_the_last_turn_takes_it_back():
+    after = board({8: -1, 5: 2, 6: -1})
+    other = board({24: -1, 20: 1})
+    dice = opening_31_by_white()[0].dice
+    stream = manual(*opening_31_by_white(), Shot(after, (0, 0), dice, frames=6),
+                    Shot(after, (0, 0), (), frames=6), Shot(START.points, (0, 0), (), frames=6),
+                    Shot(other, (0, 0), (), frames=6))
+    result = record(stream, lambda o: o, calibration=CAL)
+    kinds = [e.kind for e in result.bus.history]
+    assert kinds.count("takeback") == 1
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "24/20")]]
+
+
+def test_dice_on_the_wrong_half_or_cocked_mean_roll_again():
+    after = board({8: -1, 5: 2, 6: -1})
+    wrong_half = (synth.Die(6, (0.2, 0.4)), synth.Die(4, (0.3, 0.6)))  # White's half
+    cocked = (synth.Die(6, (0.7, 0.4)), synth.Die(4, (0.8, 0.6), cocked=True))
+    good = (synth.Die(6, (0.7, 0.4)), synth.Die(4, (0.8, 0.6)))
+    stream = manual(*opening_31_by_white(), Shot(after, (0, 0), (), frames=6),
+                    Shot(after, (0, 0), wrong_half, frames=6), Shot(after, (0, 0), frames=6),
+                    Shot(after, (0, 0), cocked, frames=6), Shot(after, (0, 0), frames=6),
+                    Shot(after, (0, 0), good, frames=6))
+    result = record(stream, lambda o: o, calibration=CAL)
+    assert [e.data["reason"] for e in result.bus.history if e.kind == "roll_again"] == [
+        "the dice must land on the roller's right half", "a die is cocked"]
+    assert result.match.games[0].dice == (6, 4) and result.match.games[0].turn is BLACK
+
+
+def test_a_roll_with_no_legal_play_is_recorded_as_a_pass():
+    from engine_helpers import make
+
+    closed = make({24: 2, 1: 13}, {18: 2, 12: 13})
+    stream = manual(Shot(closed.points, (0, 0), frames=6),
+                    Shot(closed.points, (0, 0), (synth.Die(6, (0.2, 0.4)),
+                                                 synth.Die(6, (0.3, 0.6))), frames=6),
+                    Shot(closed.points, (0, 0), (), frames=6))
+    from bgboard.controller.events import EventBus
+    from bgboard.controller.session import Session, Settings
+    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.engine.game import Match
+
+    match = Match()
+    match.new_game(closed)
+    bus = EventBus()
+    session = Session(match, bus, settings=Settings(white_right_high=False))
+    stab = Stabilizer()
+    for i, obs in enumerate(stream):
+        view = stab.feed(obs, i / 10)
+        if view:
+            session.view(view)
+    assert [e.kind for e in bus.history] == ["dice", "no_move", "committed"]
+    assert match.games[0].record[-1].play is None and match.games[0].turn is BLACK
+
+
+def test_the_journal_rebuilds_the_match_even_after_a_torn_write(tmp_path):
+    film = FILMS[0]
+    path = tmp_path / "game.jsonl"
+    journal = Journal(path)
+    journal.append({"type": "match", "length": 3, "players": ["A", "B"], "version": 1})
+    result = record(observations(film), lambda o: o, calibration=calibration(film),
+                    buttons=film.buttons, journal=journal, match=type(film.match)(length=3))
+    journal.close()
+    match, names = rebuild(read_journal(path))
+    assert names == ("A", "B") and records(match) == records(result.match)
+    with open(path, "a") as torn:
+        torn.write('{"type": "turn", "col')
+    assert records(rebuild(read_journal(path))[0]) == records(result.match)
