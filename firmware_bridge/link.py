@@ -21,7 +21,7 @@ from .discovery import find_port
 
 BACKOFF = (0.05, 0.5)       # first and longest wait between reconnection attempts, s
 POLL = 0.005                # longest a read blocks, s
-QUEUE_LIMIT = 256           # queued commands beyond this drop the oldest
+QUEUE_LIMIT = 4096          # queued commands beyond this drop the oldest
 REPLY = {p.HELLO: p.HELLO_REPLY, p.HEARTBEAT: p.BUTTONS, p.SET_LEDS: p.ACK,
          p.SET_SERVO: p.ACK, p.GET_STATE: p.STATE}
 TRANSIENT_NAKS = {1, 2, 7}   # crc, oversize, framing: the packet was damaged on the way
@@ -68,7 +68,7 @@ class _Command:
     ticket: int = 0
     reply: Future | None = None
     seq: int = 0
-    tries: int = 0
+    timeouts: int = 0
     deadline: float = 0.0
 
 
@@ -180,7 +180,7 @@ class Link:
             if now > deadline:
                 raise LinkLost("no HELLO reply from the board")
             if now >= hello.deadline:
-                self._resend(0.25)
+                self._resend(0.25, timed_out=True)
             self._pump(0.25)
         self.hello = p.Hello.parse(hello.reply.result().payload)
         self._presses = self.hello.presses
@@ -201,9 +201,9 @@ class Link:
                     self._send(command, self.ack_timeout)
                     last_sent = now
             elif now >= self._outstanding.deadline:
-                if self._outstanding.tries > self.max_timeouts:
-                    raise LinkLost(f"no reply after {self.max_timeouts} resends")
-                self._resend(self.ack_timeout)
+                if self._outstanding.timeouts >= self.max_timeouts:
+                    raise LinkLost(f"no reply in {self.max_timeouts} tries")
+                self._resend(self.ack_timeout, timed_out=True)
             try:
                 self._pump(self.ack_timeout)
             except _SessionLost:
@@ -219,14 +219,17 @@ class Link:
         self._seq = (self._seq + 1) & 0xFF
         command.seq = self._seq
         self._outstanding = command
-        self._resend(timeout, first=True)
+        self._transmit(timeout)
 
-    def _resend(self, timeout: float, first: bool = False) -> None:
+    def _resend(self, timeout: float, timed_out: bool = False) -> None:
+        self._outstanding.timeouts += timed_out
+        self.stats.resends += 1
+        self._transmit(timeout)
+
+    def _transmit(self, timeout: float) -> None:
         command = self._outstanding
-        command.tries += 0 if first else 1
         command.deadline = time.monotonic() + timeout
         self.stats.sent += 1
-        self.stats.resends += 0 if first else 1
         self._serial.write(p.Packet(command.seq, command.type, command.payload).encode())
 
     def _pump(self, timeout: float) -> None:
@@ -291,7 +294,7 @@ class Link:
         """Queries wait for the next connection; frames and angles are restored anyway."""
         command, self._outstanding = self._outstanding, None
         if command is not None and command.reply is not None and command.type == p.GET_STATE:
-            command.tries = 0
+            command.timeouts = 0
             with self._lock:
                 self._queue.appendleft(command)
 

@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from ..firmware_bridge.build import build
+    from ...firmware_bridge.build import build
 
     paths = build()
     print(f"elf: {paths.elf}\nhex: {paths.hex}\nsim: {paths.harness}")
@@ -44,7 +44,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    from ..firmware_bridge.build import build
+    from ...firmware_bridge.build import build
 
     paths = build()
     argv = [str(paths.harness), str(paths.elf)]
@@ -57,7 +57,7 @@ def run_sim(args: argparse.Namespace) -> int:
 
 
 def run_flash(args: argparse.Namespace) -> int:
-    from ..firmware_bridge.build import build
+    from ...firmware_bridge.build import build
 
     if shutil.which("avrdude") is None:
         raise OSError("avrdude not found: install the Debian package avrdude")

@@ -217,9 +217,9 @@ static double now_s(void)
 }
 
 /* Sleep while simulated time is ahead of the wall clock; returns the lag behind it, s. */
-static double lock_to_wall_clock(double start)
+static double lock_to_wall_clock(double start, avr_cycle_count_t base)
 {
-    double ahead = (double)avr->cycle / FREQUENCY - (now_s() - start);
+    double ahead = (double)(avr->cycle - base) / FREQUENCY - (now_s() - start);
     if (ahead > 0) {
         struct timespec ts = {0, (long)(ahead * 1e9)};
         nanosleep(&ts, NULL);
@@ -301,6 +301,10 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+    /* Boot the firmware (it clocks out a dark strip) before anyone sees the pty. */
+    int state = cpu_Running;
+    while (!strip.frames && avr->cycle < FREQUENCY / 10 && state != cpu_Crashed)
+        state = avr_run(avr);
     write_state();
     if (link)
         make_link(link, path);
@@ -308,13 +312,12 @@ int main(int argc, char **argv)
     close(out);
 
     double start = now_s(), lag = 0;
-    avr_cycle_count_t next_sync = SYNC_CYCLES;
-    int state = cpu_Running;
+    avr_cycle_count_t base = avr->cycle, next_sync = base + SYNC_CYCLES;
     while (!stop && state != cpu_Done && state != cpu_Crashed) {
         state = avr_run(avr);
         if (avr->cycle >= next_sync) {
             next_sync = avr->cycle + SYNC_CYCLES;
-            double l = lock_to_wall_clock(start);
+            double l = lock_to_wall_clock(start, base);
             lag = l > lag ? l : lag;
             read_commands();
         }

@@ -1,0 +1,74 @@
+"""`bgboard firmware sim|build` as DESIGN.md states them, and `bgboard leds play` on the serial
+backend against the simulated board, each in a real process."""
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bgboard.firmware_bridge import protocol as p
+from firmware_helpers import RawPort, sim, wait_for
+
+__all__ = ["sim"]
+
+BGBOARD = [sys.executable, "-m", "bgboard.controller.cli"]
+DARK = {"leds": [[0, 0, 0]] * 30, "servo_deg": None}
+
+
+def bgboard(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([*BGBOARD, *args], capture_output=True, text=True, timeout=60,
+                          **kwargs)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_firmware_sim_prints_its_pty_writes_state_and_stops_cleanly(tmp_path, stop):
+    state = tmp_path / "state.json"
+    process = subprocess.Popen([*BGBOARD, "firmware", "sim", "--state", str(state)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        assert first.startswith("pty: /dev/pts/"), first
+        assert json.loads(state.read_text()) == DARK
+        port = RawPort(first[5:].strip())
+        assert port.hello().protocol == 1
+        port.ask(p.SET_LEDS, p.leds_payload([(10, 20, 30)] * 30))
+        assert json.loads(state.read_text())["leds"] == [[10, 20, 30]] * 30
+        port.close()
+        assert not list(tmp_path.glob("state.json.tmp*"))
+    finally:
+        process.send_signal(stop)
+        assert process.wait(5) == 0
+    assert process.stdout.read() == ""            # nothing after the first line
+    assert "0 timing errors" in process.stderr.read()
+
+
+def test_firmware_build_prints_the_built_files():
+    run = bgboard("firmware", "build")
+    assert run.returncode == 0, run.stderr
+    paths = dict(line.split(": ", 1) for line in run.stdout.splitlines())
+    assert sorted(paths) == ["elf", "hex", "sim"]
+    assert all(Path(path).is_file() for path in paths.values())
+    assert Path(paths["hex"]).read_text().startswith(":")
+
+
+def test_leds_play_on_the_serial_backend_exits_0_with_the_last_frame_shown(sim, tmp_path):
+    frames = [{"leds": [[i, 255 - i, (7 * i) % 256]] * 30} for i in range(40)]
+    last = {"leds": [[k, 2 * k, 3 * k] for k in range(30)], "cube": 2}
+    path = tmp_path / "frames.jsonl"
+    path.write_text("".join(json.dumps(f) + "\n" for f in [*frames, last]))
+    run = bgboard("leds", "play", str(path), "--backend", f"serial:{sim.pty}")
+    assert (run.returncode, run.stderr) == (0, "")
+    assert sim.state() == {"leds": last["leds"], "servo_deg": 36.0}
+    # the board darkens by itself once the host has been silent for 3 s
+    assert wait_for(lambda: sim.state()["leds"] == DARK["leds"], 4.0)
+
+
+def test_leds_play_on_a_missing_serial_port_is_a_one_line_error(tmp_path):
+    path = tmp_path / "frames.jsonl"
+    path.write_text(json.dumps({"leds": [[1, 2, 3]] * 30}) + "\n")
+    run = bgboard("leds", "play", str(path), "--backend", "serial:/dev/no-such-tty")
+    assert run.returncode == 2
+    assert run.stderr == "bgboard leds: error: /dev/no-such-tty: no such serial port\n"

@@ -1,0 +1,139 @@
+"""The host link and the serial backend against the real firmware in simavr, over real ptys:
+a faulty line, unplugging and replugging the board, version checks, buttons."""
+
+import threading
+import time
+
+import pytest
+
+from bgboard.firmware_bridge import link as link_module
+from bgboard.firmware_bridge.link import Link, LinkEvent
+from bgboard.firmware_bridge.simulator import Simulator
+from bgboard.hardware.serial_backend import SerialBackend
+from firmware_helpers import FaultyLine, sim, wait_for
+
+__all__ = ["sim"]
+
+
+def frame(i: int) -> list[tuple[int, int, int]]:
+    return [((i + k) % 256, (3 * i + k) % 256, (7 * i + 5 * k) % 256) for k in range(30)]
+
+
+def as_json(leds) -> list[list[int]]:
+    return [list(rgb) for rgb in leds]
+
+
+def test_backend_shows_turns_and_confirms(sim):
+    with SerialBackend(sim.pty) as backend:
+        for i in range(20):
+            backend.show(frame(i))
+        backend.turn_cube(120)
+        assert backend.confirmed(5.0)
+        assert sim.state() == {"leds": as_json(frame(19)), "servo_deg": 120.0}
+        assert backend.link.hello.firmware == (1, 0)
+        assert backend.link.stats.resends == 0
+        backend.turn_cube(60)
+        assert backend.confirmed(5.0)
+        assert sim.state()["servo_deg"] == 60.0
+
+
+def test_backend_reports_button_presses_by_name(sim):
+    pressed = []
+    with SerialBackend(sim.pty) as backend:
+        backend.on_button(pressed.append)
+        assert backend.confirmed(2.0)
+        for button in (0, 4, 5):
+            sim.press(button)
+            time.sleep(0.15)
+        assert wait_for(lambda: len(pressed) == 3, 2.0)
+    assert pressed == ["double", "confirm", "menu"]
+
+
+def test_another_protocol_version_is_reported_not_used(sim, monkeypatch):
+    monkeypatch.setattr(link_module.p, "PROTOCOL_VERSION", 2)
+    events: list[LinkEvent] = []
+    link = Link(sim.pty, on_event=events.append)
+    try:
+        assert wait_for(lambda: link.status == "incompatible", 2.0)
+        link.set_leds(frame(1))
+        assert not link.wait_confirmed(0.3)
+    finally:
+        link.close()
+    assert LinkEvent("incompatible", "board speaks protocol 1, this host speaks 2") in events
+    assert sim.state()["leds"] == [[0, 0, 0]] * 30
+
+
+def test_missing_port_is_a_one_line_error():
+    with pytest.raises(OSError, match="/dev/no-such-tty: no such serial port"):
+        SerialBackend("/dev/no-such-tty")
+
+
+def test_1000_frames_through_a_line_with_1_percent_faults(sim):
+    line = FaultyLine(sim.pty, rate=0.01)
+    link = Link(line.port)
+    try:
+        start = time.monotonic()
+        for i in range(1000):
+            link.set_leds(frame(i))
+        assert link.wait_confirmed(120.0)
+        took = time.monotonic() - start
+        assert sim.state()["leds"] == as_json(frame(999))
+        state = link.query_state()
+    finally:
+        link.close()
+        line.close()
+    assert state.leds == tuple(frame(999))
+    stats = link.stats
+    print(f"\n1000 frames through {dict(line.faults)} faults in {line.bytes} bytes: {took:.1f} s, "
+          f"{stats.sent} packets sent, {stats.resends} resends, {stats.naks} NAKs, "
+          f"{stats.garbage} garbage frames dropped by the host, device counted "
+          f"{state.crc_errors} CRC / {state.oversize} oversize / {state.bad_packets} bad")
+    assert min(line.faults[kind] for kind in FaultyLine.KINDS) > 0
+    assert stats.resends > 0 and stats.garbage > 0 and state.crc_errors > 0
+    assert stats.sent - stats.resends >= 1000 + 1      # every frame went out, plus the HELLO
+
+
+def test_unplug_and_replug_restores_leds_and_cube_within_2_s(tmp_path):
+    state, port = tmp_path / "state.json", tmp_path / "ttyBGBOARD"
+    events: list[LinkEvent] = []
+    board = Simulator(state, link=port)
+    backend = SerialBackend(str(port), on_event=events.append)
+    stop = threading.Event()
+
+    def stream():
+        i = 0
+        while not stop.is_set():
+            backend.show(frame(i % 256))
+            i += 1
+            time.sleep(0.01)
+
+    try:
+        backend.turn_cube(150)
+        assert backend.confirmed(3.0)
+        streamer = threading.Thread(target=stream)
+        streamer.start()
+        time.sleep(0.5)
+        board.unplug()
+        assert wait_for(lambda: backend.link.status != "connected", 2.0)
+        stop.set()
+        streamer.join()
+        last = frame(255)
+        backend.show(last)                          # changed while the board is away
+        state.unlink()
+        board = Simulator(state, link=port)
+        replugged = time.monotonic()
+        restored = wait_for(lambda: state.exists() and board.state() == {
+            "leds": as_json(last), "servo_deg": 150.0}, 5.0)
+        took = time.monotonic() - replugged
+        print(f"\nstate restored {took:.2f} s after the board came back")
+        assert restored
+        assert took < 2.0
+        assert backend.confirmed(2.0)
+    finally:
+        stop.set()
+        backend.close()
+        board.stop()
+    statuses = [event.status for event in events]
+    assert statuses[:2] == ["connecting", "connected"]
+    assert "disconnected" in statuses and statuses[-2:] == ["connected", "disconnected"]
+    assert backend.link.stats.connects == 2
