@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..calibration.rectify import Row
+from ..calibration.rectify import FieldView, Row
+from . import lighting
 
 BOARD, LIGHT, DARK = 0, 1, 2
 WEIGHTS = np.float32([0.6, 1.0, 1.0])  # Lab distance weights: lightness counts less (shadows)
@@ -41,26 +42,42 @@ class RowReading:
     centres: tuple[tuple[float, float], ...]
 
 
+def shade(lab, s: float) -> np.ndarray:
+    """A Lab colour (OpenCV 8-bit) under light scaled so that L and chroma scale by s."""
+    c = np.float32(lab)
+    return np.float32([c[0] * s, 128 + (c[1] - 128) * s, 128 + (c[2] - 128) * s])
+
+
 def palette(colours: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Lab colours to compare pixels with, and their class (board, light, dark)."""
+    """Lab colours to compare pixels with, and their class (board, light, dark). Checkers may be
+    deep in shadow (their rims, stacked checkers); the board only a little after evening out."""
     rows, labels = [], []
     for key, cls in (("light", LIGHT), ("dark", DARK)):
-        c = np.float32(colours[key])
-        rows += [c, c * np.float32([0.7, 1, 1])]
-        labels += [cls, cls]
-    for c in colours["board"]:
-        c = np.float32(c)
-        rows += [c, c * np.float32([0.65, 1, 1])]
+        rows += [shade(colours[key], s) for s in (1.0, 0.9, 0.8, 0.7)]
+        labels += [cls] * 4
+    board = [np.float32(c) for c in colours["board"]]
+    field = np.float32(colours["field"])
+    board += [(board[0] + field) / 2, (board[1] + field) / 2]  # triangle edges
+    for c in board:
+        rows += [shade(c, 1.04), shade(c, 0.96)]
         labels += [BOARD, BOARD]
     return np.array(rows, np.float32), np.array(labels, np.uint8)
 
 
-def classify(lab: np.ndarray, colours: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    """Class of every pixel: the class of its nearest palette colour."""
-    flat = lab.reshape(-1, 3).astype(np.float32) * WEIGHTS
-    pal = colours * WEIGHTS
-    dist = ((flat[:, None, :] - pal[None, :, :]) ** 2).sum(-1)
-    return labels[dist.argmin(1)].reshape(lab.shape[:2])
+class Classifier:
+    """Pixel class by the nearest palette colour, through a lookup table over Lab / 4."""
+
+    def __init__(self, colours: dict):
+        pal, labels = palette(colours)
+        grid = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32) * WEIGHTS
+        pal = pal * WEIGHTS
+        dist = (grid * grid).sum(1)[:, None] - 2 * grid @ pal.T + (pal * pal).sum(1)[None, :]
+        self.lut = labels[dist.argmin(1)].reshape(64, 64, 64)
+        self.colours = colours
+
+    def __call__(self, lab: np.ndarray) -> np.ndarray:
+        q = lab >> 2
+        return self.lut[q[..., 0], q[..., 1], q[..., 2]]
 
 
 def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float):
@@ -77,7 +94,7 @@ def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float
 
 def first_layer(light: np.ndarray, dark: np.ndarray, step: float) -> tuple[int, bool, float]:
     """Checkers in the first layer (from the run length), whether light, and the margin."""
-    occupied = (light + dark) > 0.5
+    occupied = (light + dark) > 0.6
     gap_max = max(1, round(0.25 * step))
     end = gap = 0
     for i, occ in enumerate(occupied):
@@ -136,11 +153,18 @@ def upper_layers(profile: np.ndarray, d: float) -> tuple[int, float]:
     return int(order[0]), float(min(1.0, margin))
 
 
-def read_rows(rect: np.ndarray, rows: list[Row], d: float, colours: dict) -> list[RowReading]:
-    """Every row's reading, using the learned colours."""
+def classify_small(rect: np.ndarray, classify: Classifier, view: FieldView) -> np.ndarray:
+    """Pixel classes of the rectified field at half size, after evening out the light."""
     small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    cls = classify(lab, *palette(colours))
+    even = lighting.normalise(lab, lighting.gain_map(lab, view, 0.5, classify.colours))
+    return cv2.medianBlur(classify(even), 3)
+
+
+def read_rows(rect: np.ndarray, view: FieldView, classify: Classifier) -> list[RowReading]:
+    """Every row's reading."""
+    cls = classify_small(rect, classify, view)
+    rows, d = view.rows, view.d
     length = 0.49 * (rect.shape[0] - 2 * rows[0].base[1])
     out = []
     for row in rows:

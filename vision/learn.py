@@ -13,7 +13,7 @@ import numpy as np
 
 from ..calibration.file import Calibration
 from ..calibration.rectify import FieldView
-from .checkers import classify, palette, run_profile
+from .checkers import Classifier, classify_small, run_profile
 
 START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
 FIVES = ("6", "12", "13", "19")
@@ -52,7 +52,16 @@ def start_colours(rect: np.ndarray, view: FieldView) -> dict:
     bar = [_sample(lab, _spot(view, "bar_low", f * view.h)) for f in (0.1, 0.25, 0.4)]
     board.append(np.median(bar, axis=0))
     return {"light": _round(np.median(light, axis=0)), "dark": _round(np.median(dark, axis=0)),
-            "board": [_round(c) for c in board]}
+            "board": [_round(c) for c in board], "field": _round(board[2]),
+            "frame": _round(frame_colour(lab, view))}
+
+
+def frame_colour(lab: np.ndarray, view: FieldView) -> np.ndarray:
+    """Median colour of the frame band around the field."""
+    m = view.m
+    band = slice(m // 4, max(3 * m // 4, m // 4 + 1))
+    parts = [lab[band, m:-m], lab[-band.stop:-band.start or None, m:-m], lab[m:-m, band]]
+    return np.median(np.concatenate([p.reshape(-1, 3) for p in parts]), axis=0)
 
 
 def _round(c) -> list[float]:
@@ -64,9 +73,7 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     view = FieldView(cal)
     rect = view.warp(image)
     colours = start_colours(rect, view)
-    small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    cls = classify(cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB),
-                   *palette(colours))
+    cls = classify_small(rect, Classifier(colours), view)
     runs = []
     for name in FIVES:
         light, dark = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)
@@ -101,4 +108,5 @@ def guess_colours(rect: np.ndarray, view: FieldView) -> dict:
         light, dark = sorted(centres.tolist(), key=lambda c: -c[0])
     else:
         light, dark = [235.0, 128.0, 128.0], [40.0, 128.0, 128.0]
-    return {"light": _round(light), "dark": _round(dark), "board": [_round(c) for c in board]}
+    return {"light": _round(light), "dark": _round(dark), "board": [_round(c) for c in board],
+            "field": _round(board[2]), "frame": _round(frame_colour(lab, view))}

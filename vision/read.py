@@ -16,15 +16,16 @@ class Reader:
     def __init__(self, cal: Calibration):
         self.cal = cal
         self.view = FieldView(cal)
-        self.colours = cal.extra.get("colours")
+        colours = cal.extra.get("colours")
+        self.classify = checkers.Classifier(colours) if colours else None
 
     def read(self, image: np.ndarray) -> dict:
         """The Observation of one BGR frame."""
         check_image(image, self.cal)
         view = self.view
         rect = view.warp(image)
-        colours = self.colours or guess_colours(rect, view)
-        readings = checkers.read_rows(rect, view.rows, view.d, colours)
+        classify = self.classify or checkers.Classifier(guess_colours(rect, view))
+        readings = checkers.read_rows(rect, view, classify)
         points = [0] * 24
         bar = {"white": 0, "black": 0}
         for r in readings:

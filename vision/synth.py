@@ -116,24 +116,22 @@ def _jitter(rng, rgb, amount=18):
 
 
 def random_corners(rng, aspect: float) -> tuple:
-    """Field corners p1, p12, p13, p24 in a 1280x720 frame: any turn, perspective, mirror."""
+    """Field corners p1, p12, p13, p24 in a 1280x720 frame: any turn, perspective, mirror.
+
+    The field and a band of frame around it are always fully in the picture."""
     w, h = FRAME_SIZE
     turn = _pick(rng, (0, 0, 90, 180, 270)) + rng.normal(0, 6)
-    long_px = rng.uniform(0.78, 0.95) * (h if turn % 180 == 90 else w)
-    long_px = min(long_px, 0.9 * h * aspect if int(turn) % 180 == 90 else 0.86 * h * aspect)
-    fw, fh = long_px, long_px / aspect
-    if abs((turn % 180) - 90) < 30:
-        fw = min(fw, 0.92 * h)
-        fh = fw / aspect
-    base = np.array([[fw / 2, fh / 2], [-fw / 2, fh / 2], [-fw / 2, -fh / 2], [fw / 2, -fh / 2]])
+    base = np.array([[aspect, 1], [-aspect, 1], [-aspect, -1], [aspect, -1]]) / 2
     if rng.random() < 0.5:  # home on the left: the mirror image
         base[:, 0] *= -1
-    base += rng.normal(0, 0.025 * fh, base.shape)  # perspective
+    base += rng.normal(0, 0.025, base.shape)  # perspective
     t = np.radians(turn)
     rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
     pts = base @ rot.T
-    span = pts.max(0) - pts.min(0)
-    room = np.array([w, h]) - span - 60
+    span = (pts.max(0) - pts.min(0)) * 1.12
+    scale = rng.uniform(0.8, 1.0) * min((w - 20) / span[0], (h - 20) / span[1])
+    pts *= scale
+    room = np.array([w, h]) - (pts.max(0) - pts.min(0)) * 1.12 - 20
     centre = np.array([w, h]) / 2 + rng.uniform(-0.5, 0.5, 2) * np.maximum(room, 0)
     pts = pts - (pts.max(0) + pts.min(0)) / 2 + centre
     return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
