@@ -291,6 +291,7 @@ int main(int argc, char **argv)
     uart_pty_init(avr, &pty);
     uart_pty_connect(&pty, '0');
     const char *path = pty.port[0].slavename;
+    remove_link("/tmp/simavr-uart0", path);    /* uart_pty's own fixed-name link */
 
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 6), strip_pin, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), servo_pin, NULL);
