@@ -6,7 +6,8 @@
 Speed: wall time of `rank()` (all legal plays of a position and roll) per adapter and ply,
 on self-play positions. Quality: the builtin's average equity loss per play, judged by gnubg
 (the CLI adapter) at 2-ply: for each position, gnubg's 2-ply equity of gnubg's best play
-minus gnubg's 2-ply equity of the builtin's choice. Positions come from games where each
+minus gnubg's 2-ply equity of the builtin's choice (a random legal play and gnubg-nn's 0-ply
+choice are judged the same way, for scale). Positions come from games where each
 play is gnubg-nn's 0-ply choice with probability --greedy, otherwise a random legal play.
 """
 
@@ -57,22 +58,28 @@ def timing(samples, engines: list[str]) -> None:
                 print(f"| {name} | {ply} | {statistics.mean(times):.1f} | {max(times):.1f} |")
 
 
-def builtin_loss(samples) -> None:
-    """The builtin's equity loss per play against gnubg 2-ply."""
-    losses, best = [], 0
-    with open_analyzer("gnubg") as judge, open_analyzer("builtin") as weak:
+def losses(samples, seed: int) -> None:
+    """Equity lost per play against gnubg 2-ply: the builtin, and for scale a random legal
+    play and gnubg-nn at 0-ply."""
+    rng = random.Random(seed)
+    pickers = {"builtin": open_analyzer("builtin"), "gnubg-nn 0-ply": open_analyzer("gnubg-nn")}
+    lost: dict[str, list[float]] = {name: [] for name in [*pickers, "random play"]}
+    with open_analyzer("gnubg") as judge:
         for pos, dice in samples:
             ranked = judge.rank(pos, dice, 2)
-            chosen = weak.rank(pos, dice)[0].play
             top = judge.judge(ranked[0].play, 2).equity
-            loss = max(top - judge.judge(chosen, 2).equity, 0.0)
-            losses.append(loss)
-            best += chosen.position == ranked[0].play.position
-    n = len(losses)
-    print(f"builtin vs gnubg 2-ply over {n} positions: average equity loss per play "
-          f"{statistics.mean(losses):.4f}, median {statistics.median(losses):.4f}, "
-          f"gnubg's best play chosen {best}/{n}, "
-          f"blunders (> 0.12) {sum(x > 0.12 for x in losses)}/{n}")
+            choices = {name: engine.rank(pos, dice)[0].play for name, engine in pickers.items()}
+            choices["random play"] = rng.choice(legal_plays(pos, dice))
+            for name, play in choices.items():
+                equity = top if play.position == ranked[0].play.position else \
+                    judge.judge(play, 2).equity
+                lost[name].append(max(top - equity, 0.0))
+    print(f"equity loss per play against gnubg 2-ply, {len(samples)} positions:")
+    print("| player | average loss | median | plays losing nothing | blunders (> 0.12) |")
+    print("|---|---|---|---|---|")
+    for name, values in lost.items():
+        print(f"| {name} | {statistics.mean(values):.4f} | {statistics.median(values):.4f} | "
+              f"{sum(v == 0 for v in values)} | {sum(v > 0.12 for v in values)} |")
 
 
 def fit(n: int, seed: int) -> None:
@@ -111,7 +118,7 @@ def main() -> None:
     samples = game_positions(args.positions, args.seed, args.greedy)
     print(f"engines installed: {', '.join(installed())}")
     timing(samples[: args.timing], installed())
-    builtin_loss(samples)
+    losses(samples, args.seed)
 
 
 if __name__ == "__main__":

@@ -164,3 +164,12 @@ def test_missing_engine_says_what_is_installed_and_how_to_install(monkeypatch):
 def test_builtin_is_labelled_weak():
     with open_analyzer("builtin") as weak:
         assert weak.label == "builtin (weak: a rough guide only)"
+
+
+def test_gnubg_program_is_started_again_after_a_crash():
+    with open_analyzer("gnubg") as cli:
+        first = cli._proc
+        first.kill()
+        first.wait()
+        assert cli.rank(START, (3, 1))[0].move == "8/5 6/5"
+        assert cli._proc is not first and cli._proc.poll() is None

@@ -46,35 +46,51 @@ class GnubgCLI(Analyzer):
     max_ply = 4
 
     def __init__(self, program: str | None = None, timeout: float = 120.0) -> None:
-        program = program or find_gnubg()
-        if program is None:
+        self.program = program or find_gnubg()
+        if self.program is None:
             raise OSError("GNU Backgammon is not installed (apt-get install gnubg)")
         self.timeout = timeout
         self._lock = threading.Lock()
         self._count = 0
+        self._proc: subprocess.Popen | None = None
+        self._master = -1
+        with self._lock:
+            self._start()
+
+    def _start(self) -> None:
+        """Launch gnubg on a new pseudo-terminal (no echo) and set it up."""
         self._buffer = b""
         self._plies: dict[str, int] = {}
         self._master, slave = os.openpty()
         attrs = termios.tcgetattr(slave)
         attrs[3] &= ~termios.ECHO
         termios.tcsetattr(slave, termios.TCSANOW, attrs)
-        self._proc = subprocess.Popen([program, "-t", "-q", "-r"], stdin=subprocess.PIPE,
+        self._proc = subprocess.Popen([self.program, "-t", "-q", "-r"], stdin=subprocess.PIPE,
                                       stdout=slave, stderr=slave, close_fds=True)
         os.close(slave)
-        self.ask(SETUP)
+        self._exchange(SETUP)
 
     # --- the text protocol --------------------------------------------------------------
     def ask(self, commands: list[str]) -> str:
-        """Send commands; return all gnubg printed for them."""
+        """Send commands; return all gnubg printed for them. A gnubg that has died is started
+        again; one that fails to answer is stopped (and restarted by the next question)."""
         with self._lock:
-            if self._proc.poll() is not None:
-                raise OSError(f"gnubg has exited (status {self._proc.returncode})")
-            self._count += 1
-            mark = f"M{self._count}"
-            self._proc.stdin.write(("\n".join([*commands, f"set player 0 name {mark}"])
-                                    + "\n").encode())
-            self._proc.stdin.flush()
-            return self._read_until(f"`{mark}'".encode()).decode(errors="replace")
+            if self._proc is None or self._proc.poll() is not None:
+                self._stop()
+                self._start()
+            try:
+                return self._exchange(commands)
+            except OSError:
+                self._stop()
+                raise
+
+    def _exchange(self, commands: list[str]) -> str:
+        self._count += 1
+        mark = f"M{self._count}"
+        self._proc.stdin.write(("\n".join([*commands, f"set player 0 name {mark}"])
+                                + "\n").encode())
+        self._proc.stdin.flush()
+        return self._read_until(f"`{mark}'".encode()).decode(errors="replace")
 
     def _read_until(self, mark: bytes) -> bytes:
         deadline = time.monotonic() + self.timeout
@@ -146,11 +162,16 @@ class GnubgCLI(Analyzer):
         return CubeAdvice(decide(nd, dt, dp), nd, dt, dp, _probs(lines[start + 1]), ply)
 
     def close(self) -> None:
-        if self._proc.poll() is None:
-            self._proc.stdin.close()
+        with self._lock:
+            self._stop()
+
+    def _stop(self) -> None:
+        """End the gnubg process (EOF on its input, then kill if it lingers)."""
+        if self._proc is not None and self._proc.poll() is None:
             try:
+                self._proc.stdin.close()
                 self._proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            except (OSError, subprocess.TimeoutExpired):
                 self._proc.kill()
                 self._proc.wait()
         if self._master >= 0:

@@ -6,9 +6,14 @@ candidates the filter keeps at the ply asked (their `ply` says which).
 
 from __future__ import annotations
 
+import threading
+
 from ..board import Position
 from ..moves import Play, legal_plays
 from .base import Analyzer, Probabilities, RankedPlay
+
+_LOCK = threading.Lock()
+"""gnubg_nn keeps global state (its caches): one call at a time in a process."""
 
 
 class GnubgNN(Analyzer):
@@ -24,7 +29,8 @@ class GnubgNN(Analyzer):
 
     def evaluate(self, pos: Position, ply: int = 0) -> Probabilities:
         self.check_ply(ply)
-        return Probabilities(*self._g.probabilities(pos.to_gnubg(), ply))
+        with _LOCK:
+            return Probabilities(*self._g.probabilities(pos.to_gnubg(), ply))
 
     def rank(self, pos: Position, dice: tuple[int, int], ply: int = 0) -> list[RankedPlay]:
         self.check_ply(ply)
@@ -34,7 +40,8 @@ class GnubgNN(Analyzer):
         board = pos.to_gnubg()
         ranked: dict[str, RankedPlay] = {}
         for depth in sorted({0, ply}):
-            _, listed = self._g.best_move(board, *dice, n=depth, list=1)
+            with _LOCK:
+                _, listed = self._g.best_move(board, *dice, n=depth, list=1)
             for key, _, probs, equity in listed:
                 mover = Probabilities(*probs).flipped()
                 ranked[key] = RankedPlay(plays[key], equity, mover, depth)
