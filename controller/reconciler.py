@@ -49,25 +49,25 @@ class TurnJudge:
         self.complete = {board_of(p.position): p for p in self.plays}
         self.partial = self._partials()
 
-    def _partials(self) -> set[Board]:
-        """Boards after some but not all steps of a legal play, in the play's order."""
+    def _partials(self) -> set[tuple[int, ...]]:
+        """Boards (mover's view) after some but not all steps of a legal play, in order."""
         b0 = mover_board(self.start)
-        seen: set[Board] = set()
+        seen: set[tuple[int, ...]] = set()
         for play in self.plays:
             steps = play.steps
             for size in range(1, len(steps)):
-                for chosen in combinations(range(len(steps)), size):
-                    b = _apply(b0, [steps[i] for i in chosen])
+                for chosen in combinations(steps, size):
+                    b = _apply(b0, chosen)
                     if b is not None:
-                        seen.add(_board(b, self.start))
-        return seen - set(self.complete) - {board_of(self.start)}
+                        seen.add(tuple(b))
+        return seen
 
     def judge(self, board: Board) -> Verdict:
         if board == board_of(self.start):
             return Verdict("start")
         if board in self.complete:
             return Verdict("complete", self.complete[board])
-        if board in self.partial:
+        if self._mover_view(board) in self.partial:
             return Verdict("partial")
         spans = self._spans(board)
         if spans is None:
@@ -76,6 +76,12 @@ class TurnJudge:
         mover = self.start.turn
         return Verdict("illegal", reason=reason,
                        points=tuple(white_point(mover, p) for p in points))
+
+    def _mover_view(self, board: Board) -> tuple[int, ...] | None:
+        try:
+            return tuple(mover_board(Position(*board, self.start.turn)))
+        except ValueError:
+            return None
 
     def _spans(self, board: Board) -> list[Step] | None:
         """The mover's checker movements that turn the start into `board`, or None when the
@@ -104,18 +110,12 @@ class TurnJudge:
                                            sorted(ends, reverse=True), strict=True)]
 
 
-def _apply(b: list[int], steps: list[Step]) -> list[int] | None:
+def _apply(b: list[int], steps) -> list[int] | None:
     for step in steps:
         if b[step.start] <= 0:
             return None
         b = apply_step(b, step.start, step.end)[0]
     return b
-
-
-def _board(b: list[int], start: Position) -> Board:
-    from ..engine.moves import position_from_mover
-
-    return board_of(position_from_mover(b, start))
 
 
 def _places(board: Board) -> dict:

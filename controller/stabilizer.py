@@ -45,33 +45,38 @@ def _dice_signature(obs: dict) -> tuple:
                         for d in obs.get("dice", [])))
 
 
+def _fields(obs: dict) -> tuple:
+    """The 27 voted fields of one frame: 24 points, the two bars, the dice."""
+    return (*obs["points"], obs["bar"]["white"], obs["bar"]["black"], _dice_signature(obs))
+
+
 class Stabilizer:
     """Feed Observations with their time; get a StableView each time the stable view changes."""
 
     def __init__(self, window: int = 5) -> None:
         self.window = window
-        self._frames: deque[dict] = deque(maxlen=window)
+        self._frames: deque[tuple[tuple, dict]] = deque(maxlen=window)
         self._last: tuple | None = None
 
     def feed(self, obs: dict, t: float) -> StableView | None:
         if obs.get("hand") or obs.get("error"):
             return None
-        self._frames.append(obs)
+        self._frames.append((_fields(obs), obs))
         if len(self._frames) < self.window:
             return None
-        fields = [tuple(f["points"][i] for f in self._frames) for i in range(24)]
-        fields += [tuple(f["bar"]["white"] for f in self._frames),
-                   tuple(f["bar"]["black"] for f in self._frames),
-                   tuple(_dice_signature(f) for f in self._frames)]
-        winners = [Counter(values).most_common(1)[0] for values in fields]
-        if any(count * 2 <= self.window for _, count in winners):
-            return None
-        values = tuple(value for value, _ in winners)
+        keys = [k for k, _ in self._frames]
+        if keys.count(keys[-1]) == self.window:
+            values, shares = keys[-1], (1.0,) * 26
+        else:
+            winners = [Counter(column).most_common(1)[0] for column in zip(*keys, strict=True)]
+            if any(count * 2 <= self.window for _, count in winners):
+                return None
+            values = tuple(value for value, _ in winners)
+            shares = tuple(round(count / self.window, 3) for _, count in winners[:26])
         if values == self._last:
             return None
         self._last = values
-        latest = next(f for f in reversed(self._frames) if _dice_signature(f) == values[26])
+        latest = next(o for k, o in reversed(self._frames) if k[26] == values[26])
         dice = tuple(Dice(d["value"], *d["field_xy"], bool(d.get("cocked")))
                      for d in latest.get("dice", []))
-        shares = tuple(round(count / self.window, 3) for _, count in winners[:26])
         return StableView(values[:24], values[24], values[25], dice, shares, t)
