@@ -8,9 +8,13 @@ import sys
 
 import pytest
 
+from bgboard.engine.analysis import installed
 from bgboard.engine.board import BLACK
 from bgboard.engine.game import Match
 from bgboard.engine.matfile import write_mat
+
+pytestmark = pytest.mark.skipif(installed()[:2] != ["gnubg-nn", "gnubg"],
+                                reason="needs gnubg-nn and gnubg (the test extra and CI have both)")
 
 
 def bgboard(*args: str) -> subprocess.CompletedProcess:

@@ -15,11 +15,14 @@ from bgboard.controller.tutor import (
     Verdict,
     parse_mode,
 )
-from bgboard.engine.analysis import open_analyzer
+from bgboard.engine.analysis import installed, open_analyzer
 from bgboard.engine.analysis.builtin import Builtin
 from bgboard.engine.board import BLACK, START, WHITE
 from bgboard.engine.moves import legal_plays
 from bgboard.hardware import signals
+
+pytestmark = pytest.mark.skipif(installed()[:2] != ["gnubg-nn", "gnubg"],
+                                reason="needs gnubg-nn and gnubg (the test extra and CI have both)")
 
 
 def play(pos, dice, move):
