@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import protocol as p
 from .discovery import find_port
@@ -72,22 +72,24 @@ class _Command:
     deadline: float = 0.0
 
 
-@dataclass
 class Link:
-    """A self-healing link to one board; `port=None` finds it by USB ID."""
+    """A self-healing link to one board; `port=None` finds it by USB ID.
 
-    port: str | None = None
-    baudrate: int = 115200
-    on_event: Callable[[LinkEvent], None] | None = None
-    on_button: Callable[[int], None] | None = None
-    ack_timeout: float = 0.1
-    heartbeat: float = 0.5
-    max_timeouts: int = 5
-    stats: LinkStats = field(default_factory=LinkStats)
-    status: str = "disconnected"
-    hello: p.Hello | None = None
+    `on_event(LinkEvent)` and `on_button(index)` are called from the link thread.
+    """
 
-    def __post_init__(self) -> None:
+    ack_timeout = 0.1       # s without a reply before a resend
+    heartbeat = 0.5         # s of quiet before a HEARTBEAT
+    max_timeouts = 5        # timeouts in a row that mean the board is gone
+
+    def __init__(self, port: str | None = None, *, baudrate: int = 115200,
+                 on_event: Callable[[LinkEvent], None] | None = None,
+                 on_button: Callable[[int], None] | None = None) -> None:
+        self.port, self.baudrate = port, baudrate
+        self.on_event, self.on_button = on_event, on_button
+        self.stats = LinkStats()
+        self.status = "disconnected"
+        self.hello: p.Hello | None = None
         self._lock = threading.Condition()
         self._queue: deque[_Command] = deque()
         self._shown: dict[int, bytes] = {}      # the last acknowledged payload per command
@@ -177,7 +179,7 @@ class Link:
         deadline = time.monotonic() + 3.0
         while not hello.reply.done():
             now = time.monotonic()
-            if now > deadline:
+            if now > deadline or self._closing.is_set():
                 raise LinkLost("no HELLO reply from the board")
             if now >= hello.deadline:
                 self._resend(0.25, timed_out=True)

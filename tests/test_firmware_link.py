@@ -7,6 +7,7 @@ import time
 import pytest
 
 from bgboard.firmware_bridge import link as link_module
+from bgboard.firmware_bridge.discovery import USB_IDS
 from bgboard.firmware_bridge.link import Link, LinkEvent
 from bgboard.firmware_bridge.simulator import Simulator
 from bgboard.hardware.serial_backend import SerialBackend
@@ -61,6 +62,22 @@ def test_another_protocol_version_is_reported_not_used(sim, monkeypatch):
         link.close()
     assert LinkEvent("incompatible", "board speaks protocol 1, this host speaks 2") in events
     assert sim.state()["leds"] == [[0, 0, 0]] * 30
+
+
+def test_without_a_port_the_board_is_looked_for_by_usb_id():
+    from serial.tools import list_ports
+
+    if any((port.vid, port.pid) in USB_IDS for port in list_ports.comports()):
+        pytest.skip("a board is attached to this machine")
+    events: list[LinkEvent] = []
+    link = Link(None, on_event=events.append)
+    try:
+        assert wait_for(lambda: len(events) >= 2, 2.0)
+    finally:
+        link.close()
+    assert events[0] == LinkEvent("connecting", "USB")
+    assert events[1].status == "disconnected"
+    assert events[1].detail.startswith("no bgboard microcontroller on USB (looked for 2341:0043")
 
 
 def test_missing_port_is_a_one_line_error():

@@ -64,8 +64,7 @@ def test_set_servo_turns_slowly_then_stops_the_pulse(sim, port):
     assert port.ask(p.SET_SERVO, p.servo_payload(30.5)).type == p.ACK
     seen = set()
     assert wait_for(lambda: seen.add(sim.state()["servo_deg"]) or 30.5 in seen, 2.0)
-    took = time.monotonic() - start
-    assert 0.4 < took < 1.5, took              # 59.5 degrees at 120 degrees/s
+    assert time.monotonic() - start > 0.45     # 59.5 degrees at 120 degrees/s
     assert len(seen) > 10                      # it passed through the angles between
     state = p.DeviceState.parse(port.ask(p.GET_STATE).payload)
     assert (state.servo_target, state.servo_now, state.settled) == (30.5, 30.5, True)

@@ -7,6 +7,5 @@ void uart_init(void);
 int16_t uart_read(void);            /* next received byte, or -1 when none */
 uint8_t uart_available(void);
 void uart_write(uint8_t byte);
-extern volatile uint16_t uart_overruns;
 
 #endif
