@@ -166,7 +166,8 @@ class _Job:
 
 
 class Tutor:
-    """The tutor component; see the module docstring."""
+    """The tutor component; see the module docstring. `analyzer` (default: open the engine
+    of `settings.engine`, or the best installed, on first use) is closed with the tutor."""
 
     def __init__(self, settings: Settings | None = None,
                  modes: dict[Color | str, str] | None = None,

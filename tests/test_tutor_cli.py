@@ -35,7 +35,7 @@ def test_hint_json_is_design_md_and_says_the_engine():
 
 @pytest.mark.parametrize("engine, dice, best", [("gnubg-nn", "42", ["8/4", "6/4"]),
                                               ("gnubg", "42", ["8/4", "6/4"]),
-                                              ("builtin", "31", ["8/5", "6/5"])])
+                                              ("builtin", "42", ["8/4", "6/4"])])
 def test_hint_with_each_engine(engine, dice, best):
     out = bgboard("hint", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "--dice", dice, "--engine", engine,
                   "--ply", "0")

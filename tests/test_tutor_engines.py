@@ -33,8 +33,6 @@ OPENINGS = {(3, 1): "8/5 6/5", (4, 2): "8/4 6/4", (6, 1): "13/7 8/7", (5, 3): "8
 
 @pytest.mark.parametrize("dice", list(OPENINGS))
 def test_opening_rolls(engine, dice):
-    if engine.weak and dice != (3, 1):
-        strong(engine)
     ranked = engine.rank(START, dice)
     assert ranked[0].move == OPENINGS[dice]
     assert len(ranked) == len(legal_plays(START, dice))

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from ...engine.analysis import ENGINES, Analyzer, open_analyzer
 from ...engine.board import START, Position
+from ...engine.game import Action
+from ...engine.ids import position_id
 from ...engine.matfile import read_mat
 from ..tutor import Settings, judge
 
@@ -56,8 +59,10 @@ def run(args) -> int:
     return 0
 
 
-def review_game(engine: Analyzer, settings: Settings, actions, ply: int, cube: bool = True):
-    """One dict per decision of a game's record: checker plays and cube actions."""
+def review_game(engine: Analyzer, settings: Settings, actions: tuple[Action, ...], ply: int,
+                cube: bool = True) -> Iterator[dict]:
+    """One dict per decision of a game's record: checker plays and cube actions (`cube`
+    False in the Crawford game)."""
     pos: Position = START
     turn = 0
     offered = False
@@ -91,23 +96,28 @@ def _may_double(pos: Position) -> bool:
     return pos.cube_owner in (None, pos.turn) and pos.cube < 64
 
 
-def _cube_row(engine, settings, pos, ply, turn, chosen) -> dict:
+def _cube_row(engine: Analyzer, settings: Settings, pos: Position, ply: int, turn: int,
+              chosen: str) -> dict:
+    """The on-roll side's cube decision: `chosen` is "double" or "no double"."""
     advice = engine.cube(pos, ply)
     doubled = min(advice.double_take, advice.double_pass)
     value = doubled if chosen == "double" else advice.no_double
     loss = max(max(doubled, advice.no_double) - value, 0.0)
-    return {"turn": turn, "player": pos.turn.key, "move": chosen, "best": advice.action,
+    return {"turn": turn, "player": pos.turn.key, "position_id": position_id(pos),
+            "move": chosen, "best": advice.action,
             "equity_loss": round(loss, 4), "verdict": settings.word(loss),
             "engine": engine.name, "ply": ply}
 
 
-def _answer_row(engine, settings, pos, ply, turn, action) -> dict:
+def _answer_row(engine: Analyzer, settings: Settings, pos: Position, ply: int, turn: int,
+                action: Action) -> dict:
     """The doubled side's answer, judged from its own view (pos has the doubler on roll)."""
     advice = engine.cube(pos, ply)
     take, drop = -advice.double_take, -advice.double_pass
     chosen = drop if action.kind == "drop" else take
     loss = max(max(take, drop) - chosen, 0.0)
-    return {"turn": turn, "player": action.color.key, "move": action.kind,
+    return {"turn": turn, "player": action.color.key, "position_id": position_id(pos),
+            "move": action.kind,
             "best": "take" if advice.take else "pass", "equity_loss": round(loss, 4),
             "verdict": settings.word(loss), "engine": engine.name, "ply": ply}
 
