@@ -293,9 +293,9 @@ class Link:
         self._set_status(status, detail)
 
     def _requeue_outstanding(self) -> None:
-        """Queries wait for the next connection; frames and angles are restored anyway."""
+        """The unanswered command goes first in line again (a HELLO or heartbeat is redone)."""
         command, self._outstanding = self._outstanding, None
-        if command is not None and command.reply is not None and command.type == p.GET_STATE:
+        if command is not None and command.type not in (p.HELLO, p.HEARTBEAT):
             command.timeouts = 0
             with self._lock:
                 self._queue.appendleft(command)

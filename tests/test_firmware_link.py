@@ -85,6 +85,25 @@ def test_missing_port_is_a_one_line_error():
         SerialBackend("/dev/no-such-tty")
 
 
+def test_after_the_board_timed_the_host_out_the_link_restores_and_goes_on(sim):
+    link = Link(sim.pty)
+    link.heartbeat = 60.0                       # a host that falls silent
+    try:
+        link.set_servo(100)
+        link.set_leds(frame(1))
+        assert link.wait_confirmed(2.0)
+        assert wait_for(lambda: sim.state()["leds"] == [[0, 0, 0]] * 30, 4.0)
+        link.set_leds(frame(2))                 # answered NO_SESSION: HELLO, restore, resend
+        assert link.wait_confirmed(2.0)
+        state = link.query_state()
+    finally:
+        link.close()
+    assert sim.state() == {"leds": as_json(frame(2)), "servo_deg": 100.0}
+    assert (state.leds, state.servo_now, state.pulsing, state.session) == (
+        tuple(frame(2)), 100.0, True, True)
+    assert link.stats.connects == 1 and link.stats.naks == 1
+
+
 def test_1000_frames_through_a_line_with_1_percent_faults(sim):
     line = FaultyLine(sim.pty, rate=0.01)
     link = Link(line.port)
