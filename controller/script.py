@@ -10,6 +10,8 @@ some frames, so a game renders in about a minute.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,13 +99,19 @@ def _bar(pos: Position) -> dict:
 
 
 def _choose(game: Game, rng: random.Random) -> Play | None:
+    """A plausible play: progress, hits and safety, with some randomness (games of about
+    50 turns, with a few hits)."""
     plays = game.legal_plays()
     if not plays:
         return None
     mover = game.turn
-    ranked = sorted(plays, key=lambda p: p.position.pips(mover) - 3 * p.position.bar(
-        mover.other) + rng.random() * 6)
-    return ranked[0]
+
+    def cost(play: Play) -> float:
+        after = play.position
+        blots = sum(1 for p in range(1, 25) if after.count(mover, p) == 1)
+        return after.pips(mover) - 3 * after.bar(mover.other) + 4 * blots + rng.random() * 4
+
+    return min(plays, key=cost)
 
 
 def film_match(seed: int, *, games: int = 1, length: int = 0, look: synth.Look | None = None,
@@ -183,11 +191,30 @@ def _film_moves(f: _Filmer, game: Game, rng: random.Random, opening: bool) -> No
     f.shot(game.board)
 
 
-def render_frames(film: Film, seed: int = 0):
-    """Yield (frame, shot index) for every frame: each shot is rendered once and held."""
-    for index, shot in enumerate(film.shots):
-        scene = synth.Scene(shot.points, {"white": shot.bar[0], "black": shot.bar[1]},
-                            shot.dice, shot.hand, film.look)
-        image = synth.render(scene, seed * 100003 + index).image
-        for _ in range(shot.frames):
-            yield image, index
+def _render(job: tuple[synth.Scene, int]):
+    return synth.render(*job).image
+
+
+def render_frames(film: Film, seed: int = 0, workers: int = 1) -> Iterator[np.ndarray]:
+    """Every frame of the film in order. Each distinct shot is rendered once (by `workers`
+    processes when more than one, ahead of the caller) and held for its frames."""
+    keys = [(s.points, s.bar, s.dice, s.hand) for s in film.shots]
+    first = {key: i for i, key in reversed(list(enumerate(keys)))}
+    jobs = [(synth.Scene(s.points, {"white": s.bar[0], "black": s.bar[1]}, s.dice, s.hand,
+                         film.look), seed * 100003 + i)
+            for i, s in enumerate(film.shots) if first[keys[i]] == i]
+    if workers > 1:
+        pool = ProcessPoolExecutor(workers)
+        images = pool.map(_render, jobs, chunksize=4)
+    else:
+        pool, images = None, map(_render, jobs)
+    try:
+        cache: dict = {}
+        for i, shot in enumerate(film.shots):
+            if first[keys[i]] == i:
+                cache[keys[i]] = next(images)
+            for _ in range(shot.frames):
+                yield cache[keys[i]]
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
