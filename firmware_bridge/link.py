@@ -9,6 +9,7 @@ never block: `set_leds` and `set_servo` only queue. Status changes arrive as Lin
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -19,7 +20,10 @@ from dataclasses import dataclass
 from . import protocol as p
 from .discovery import find_port
 
+log = logging.getLogger(__name__)
+
 BACKOFF = (0.05, 0.5)       # first and longest wait between reconnection attempts, s
+INCOMPATIBLE_WAIT = 5.0     # s between attempts on a board of another protocol version
 POLL = 0.005                # longest a read blocks, s
 QUEUE_LIMIT = 4096          # queued commands beyond this drop the oldest
 REPLY = {p.HELLO: p.HELLO_REPLY, p.HEARTBEAT: p.BUTTONS, p.SET_LEDS: p.ACK,
@@ -152,11 +156,11 @@ class Link:
                 self._serve()
             except Incompatible as exc:
                 self._drop("incompatible", str(exc))
-                wait = BACKOFF[1]
-            except OSError as exc:
+                wait = INCOMPATIBLE_WAIT
+            except (OSError, ValueError) as exc:
                 self._drop("disconnected", str(exc))
             self._closing.wait(wait)
-            wait = min(wait * 2, BACKOFF[1])
+            wait = min(wait * 2, max(wait, BACKOFF[1]))
         self._set_status("disconnected", "closed")
 
     def _connect(self) -> None:
@@ -164,7 +168,7 @@ class Link:
 
         self._set_status("connecting", self.port or "USB")
         self._serial = serial.Serial(self.port or find_port(), self.baudrate, timeout=POLL,
-                                     write_timeout=1.0)
+                                     write_timeout=1.0, exclusive=True)
         self._serial.reset_input_buffer()
         self._serial.write(b"\x00")             # ends any half frame the board holds
         self._handshake()
@@ -285,7 +289,7 @@ class Link:
             return
         for index, (old, new) in enumerate(zip(previous, counters, strict=False)):
             for _ in range((new - old) & 0xFF):
-                self.on_button(index)
+                _call(self.on_button, index)
 
     def _drop(self, status: str, detail: str) -> None:
         self._close_port()
@@ -311,4 +315,12 @@ class Link:
             self.status = status
             self._lock.notify_all()
         if changed and self.on_event is not None:
-            self.on_event(LinkEvent(status, detail))
+            _call(self.on_event, LinkEvent(status, detail))
+
+
+def _call(callback: Callable, argument) -> None:
+    """Run a caller's callback; its errors are logged, they never stop the link."""
+    try:
+        callback(argument)
+    except Exception:
+        log.exception("bgboard link callback %r failed", callback)

@@ -127,8 +127,7 @@ class Hello:
 
     @classmethod
     def parse(cls, payload: bytes) -> Hello:
-        proto, major, minor, board, leds, buttons, silence = struct.unpack_from("<BBBHBBH",
-                                                                                payload)
+        proto, major, minor, board, leds, buttons, silence = _unpack("<BBBHBBH", payload)
         return cls(proto, (major, minor), board, leds, buttons, silence, payload[9:])
 
 
@@ -148,11 +147,18 @@ class DeviceState:
 
     @classmethod
     def parse(cls, payload: bytes) -> DeviceState:
-        target, now, flags, crc, over, bad, count = struct.unpack_from("<HHBHHHB", payload)
+        target, now, flags, crc, over, bad, count = _unpack("<HHBHHHB", payload)
         raw = payload[12:12 + 3 * count]
         return cls(tuple(tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)),
                    _degrees(target), _degrees(now), bool(flags & 1), bool(flags & 2),
                    bool(flags & 4), crc, over, bad)
+
+
+def _unpack(layout: str, payload: bytes) -> tuple:
+    try:
+        return struct.unpack_from(layout, payload)
+    except struct.error:
+        raise ValueError(f"a reply of {len(payload)} bytes is too short") from None
 
 
 def _degrees(tenths: int) -> float | None:
