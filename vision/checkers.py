@@ -153,17 +153,20 @@ def upper_layers(profile: np.ndarray, d: float) -> tuple[int, float]:
     return int(order[0]), float(min(1.0, margin))
 
 
-def classify_small(rect: np.ndarray, classify: Classifier, view: FieldView) -> np.ndarray:
-    """Pixel classes of the rectified field at half size, after evening out the light."""
+def even_lab(rect: np.ndarray, view: FieldView, colours: dict) -> np.ndarray:
+    """The rectified field at half size in Lab, with the light evened out."""
     small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    even = lighting.normalise(lab, lighting.gain_map(lab, view, 0.5, classify.colours))
+    return lighting.normalise(lab, lighting.gain_map(lab, view, 0.5, colours))
+
+
+def classify_small(even: np.ndarray, classify: Classifier) -> np.ndarray:
+    """Pixel classes of the half-size evened field."""
     return cv2.medianBlur(classify(even), 3)
 
 
-def read_rows(rect: np.ndarray, view: FieldView, classify: Classifier) -> list[RowReading]:
-    """Every row's reading."""
-    cls = classify_small(rect, classify, view)
+def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowReading]:
+    """Every row's reading from the pixel classes `cls` (half size) and the full-size field."""
     rows, d = view.rows, view.d
     length = 0.49 * (rect.shape[0] - 2 * rows[0].base[1])
     out = []

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..calibration.file import Calibration
 from ..calibration.rectify import FieldView
-from .checkers import Classifier, classify_small, run_profile
+from .checkers import Classifier, classify_small, even_lab, run_profile
 
 START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
 FIVES = ("6", "12", "13", "19")
@@ -73,7 +73,7 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     view = FieldView(cal)
     rect = view.warp(image)
     colours = start_colours(rect, view)
-    cls = classify_small(rect, Classifier(colours), view)
+    cls = classify_small(even_lab(rect, view, colours), Classifier(colours))
     runs = []
     for name in FIVES:
         light, dark = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)

@@ -7,6 +7,7 @@ robustly, divides out gradients and broad shadows before pixels are classed.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
@@ -44,10 +45,10 @@ def gain_map(lab: np.ndarray, view: FieldView, scale: float, colours: dict) -> n
         coef, *_ = np.linalg.lstsq(design[keep], ratio[keep], rcond=None)
         resid = np.abs(ratio - design @ coef)
         keep = resid <= max(3 * float(np.median(resid[keep])), 0.04)
-    yy, xx = np.mgrid[0:hh, 0:ww].astype(np.float32)
-    u, v = xx / ww - 0.5, yy / hh - 0.5
+    v, u = np.mgrid[0:1:16j, 0:1:16j] - 0.5
     fit = coef[0] + coef[1] * u + coef[2] * v + coef[3] * u * u + coef[4] * u * v + coef[5] * v * v
-    return np.exp(np.clip(fit, -1.2, 1.2)).astype(np.float32)
+    coarse = np.exp(np.clip(fit, -1.2, 1.2)).astype(np.float32)
+    return cv2.resize(coarse, (ww, hh), interpolation=cv2.INTER_LINEAR)
 
 
 def normalise(lab: np.ndarray, gain: np.ndarray) -> np.ndarray:

@@ -25,7 +25,8 @@ class Reader:
         view = self.view
         rect = view.warp(image)
         classify = self.classify or checkers.Classifier(guess_colours(rect, view))
-        readings = checkers.read_rows(rect, view, classify)
+        even = checkers.even_lab(rect, view, classify.colours)
+        readings = checkers.read_rows(rect, view, checkers.classify_small(even, classify))
         points = [0] * 24
         bar = {"white": 0, "black": 0}
         for r in readings:
@@ -38,7 +39,7 @@ class Reader:
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         covered = [c for r in readings for c in r.centres]
         found = dice.find_field_dice(image, view, rect, covered)
-        has_hand = hand.hand_present(rect, view.m)
+        has_hand = hand.hand_present(even, view.m / 2)
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:
             confidence *= 0.3
