@@ -72,3 +72,10 @@ def test_leds_play_on_a_missing_serial_port_is_a_one_line_error(tmp_path):
     run = bgboard("leds", "play", str(path), "--backend", "serial:/dev/no-such-tty")
     assert run.returncode == 2
     assert run.stderr == "bgboard leds: error: /dev/no-such-tty: no such serial port\n"
+
+
+def test_firmware_sim_with_a_state_file_in_a_missing_directory_is_a_one_line_error(tmp_path):
+    run = bgboard("firmware", "sim", "--state", str(tmp_path / "no" / "state.json"))
+    assert run.returncode == 2
+    assert run.stderr == f"bgboard firmware: error: {tmp_path}/no/state.json: its directory " \
+                         "does not exist\n"

@@ -46,6 +46,8 @@ def run_build(args: argparse.Namespace) -> int:
 def run_sim(args: argparse.Namespace) -> int:
     from ...firmware_bridge.build import build
 
+    if args.state and not os.path.isdir(os.path.dirname(os.path.abspath(args.state))):
+        raise OSError(f"{args.state}: its directory does not exist")
     paths = build()
     argv = [str(paths.harness), str(paths.elf)]
     if args.state:
