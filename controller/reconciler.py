@@ -1,5 +1,8 @@
 """Which legal play explains what the camera sees (DESIGN.md: the engine is the judge).
 
+Places in verdicts are the LED layout's: points 1..24 in White's numbering, "bar white",
+"tray black" and so on.
+
 For one turn (a position and the dice) the judge knows every complete legal play, every
 partial one (some of its steps made) and the start. A stable board is one of those, an
 illegal play (with the referee's reason), or a board that does not match the game.
@@ -10,22 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..engine.board import WHITE, Color, Position
+from ..engine.board import Position
 from ..engine.moves import BAR, OFF, Play, Step, apply_step, legal_plays, mover_board
 from ..engine.referee import explain
+from ..hardware.layout import mover_place
+from ..hardware.signals import corrections
 
 Board = tuple[tuple[int, ...], int, int]  # points, white bar, black bar
 
 
 def board_of(pos: Position) -> Board:
     return pos.points, pos.bar_white, pos.bar_black
-
-
-def white_point(mover: Color, point: int) -> int | str:
-    """A point of the mover's numbering (25 bar, 0 off) in White's numbering."""
-    if point in (BAR, OFF):
-        return "bar" if point == BAR else "off"
-    return point if mover is WHITE else 25 - point
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ class TurnJudge:
         reason, points = explain(self.start, self.dice, spans)
         mover = self.start.turn
         return Verdict("illegal", reason=reason,
-                       points=tuple(white_point(mover, p) for p in points))
+                       points=tuple(mover_place(p, mover) for p in points))
 
     def _mover_view(self, board: Board) -> tuple[int, ...] | None:
         try:
@@ -118,22 +116,21 @@ def _apply(b: list[int], steps) -> list[int] | None:
     return b
 
 
-def _places(board: Board) -> dict:
-    """Signed checkers per place: points 1..24, then the bars (+ White, - Black)."""
-    return dict(enumerate(board[0], 1)) | {"bar-white": board[1], "bar-black": -board[2]}
+def _board_dict(board: Board) -> dict:
+    """DESIGN.md's board array; `off` is 15 minus the checkers seen."""
+    points, white, black = board
+    seen = {"white": sum(n for n in points if n > 0) + white,
+            "black": -sum(n for n in points if n < 0) + black}
+    return {"points": list(points), "bar": {"white": white, "black": black},
+            "off": {k: max(15 - n, 0) for k, n in seen.items()}}
 
 
 def mismatch(expected: Board, seen: Board) -> Verdict:
     """The places where `seen` differs from `expected`, and from -> to moves that fix it."""
-    exp, got = _places(expected), _places(seen)
-    differ = tuple(k for k in exp if exp[k] != got[k])
-    corrections = []
-    for sign in (1, -1):  # White's checkers, then Black's
-        surplus, missing = [], []
-        for k in differ:
-            change = max(sign * got[k], 0) - max(sign * exp[k], 0)
-            (surplus if change > 0 else missing).extend([k] * abs(change))
-        corrections += zip(surplus, missing, strict=False)
+    differ = tuple(p for p in range(1, 25) if expected[0][p - 1] != seen[0][p - 1])
+    differ += tuple(f"bar {side}" for side, i in (("white", 1), ("black", 2))
+                    if expected[i] != seen[i])
+    moves = corrections(_board_dict(seen), _board_dict(expected))
     where = ", ".join(str(k) for k in differ)
     return Verdict("mismatch", reason=f"the board does not match the game at {where}",
-                   points=differ, corrections=tuple(corrections))
+                   points=differ, corrections=tuple(moves))

@@ -47,6 +47,15 @@ class Film:
         return sum(s.frames for s in self.shots)
 
 
+def film_calibration(film: Film) -> dict:
+    """The calibration file (DESIGN.md) of the film's camera view."""
+    corners = dict(zip(("p1", "p12", "p13", "p24"), film.look.corners, strict=True))
+    geometry = film.look.geometry
+    return {"version": 1, "image_size": list(synth.FRAME_SIZE),
+            "corners_px": {k: list(v) for k, v in corners.items()},
+            "geometry": {"bar_width": geometry.bar_width, "point_depth": geometry.point_depth}}
+
+
 def white_right_high(corners_px: dict | tuple) -> bool:
     """Whether White's right hand (seen from White's edge) is toward field x = 1 (p12/p13).
 

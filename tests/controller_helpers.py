@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from bgboard.controller.script import Film, Shot
-from bgboard.vision import synth
 
 
 def observation(shot: Shot) -> dict:
@@ -18,15 +17,6 @@ def observation(shot: Shot) -> dict:
 
 def observations(film: Film) -> list[dict]:
     return [observation(shot) for shot in film.shots for _ in range(shot.frames)]
-
-
-def calibration(film: Film) -> dict:
-    """The calibration of the film's look (the renderer states it with every frame)."""
-    corners = dict(zip(("p1", "p12", "p13", "p24"), film.look.corners, strict=True))
-    return {"version": 1, "image_size": list(synth.FRAME_SIZE),
-            "corners_px": {k: list(v) for k, v in corners.items()},
-            "geometry": {"bar_width": film.look.geometry.bar_width,
-                         "point_depth": film.look.geometry.point_depth}}
 
 
 def noisy(obs: list[dict], seed: int, miscount: float = 0.05, hands: float = 0.03) -> list[dict]:

@@ -9,9 +9,10 @@ import pytest
 from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.recorder import record
 from bgboard.controller.script import Shot, film_match
+from bgboard.controller.script import film_calibration as calibration
 from bgboard.engine.board import BLACK, START, WHITE
 from bgboard.vision import synth
-from controller_helpers import calibration, noisy, observation, observations
+from controller_helpers import noisy, observation, observations
 
 FILMS = [film_match(seed, games=2, length=3) for seed in (1, 2, 3)]
 
