@@ -14,6 +14,7 @@ play is gnubg-nn's 0-ply choice with probability --greedy, otherwise a random le
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import time
@@ -87,6 +88,7 @@ def fit(n: int, seed: int) -> None:
     import numpy as np
 
     from bgboard.engine.analysis.builtin import FEATURES, features
+    from bgboard.engine.analysis.cube import is_race
 
     teacher = open_analyzer("gnubg-nn")
     samples = game_positions(n, seed, greedy=0.7)
@@ -98,10 +100,27 @@ def fit(n: int, seed: int) -> None:
     contact = x[:, 2 * len(FEATURES) + 1] == 1
     for name, target in targets.items():
         print(f"{name} = {{")
-        for kind, rows in (("contact", contact), ("race", ~contact)):
+        for kind, rows in (("contact", contact), ("race", ~contact))[: 1 if name == "WIN" else 2]:
             weights = np.linalg.lstsq(x[rows], target[rows], rcond=None)[0]
             print(f'    "{kind}": ({", ".join(f"{w:.4f}" for w in weights)}),')
         print("}")
+    fit_race([pos for pos, _ in samples if is_race(pos)], teacher)
+
+
+def fit_race(races, teacher) -> None:
+    """Grid search of the builtin's race formula (a, b, c) for the least mean error."""
+    from bgboard.engine.analysis.builtin import race_win
+
+    truth = [(p.pips(p.turn), p.pips(p.turn.other), teacher.evaluate(p).win) for p in races]
+    grid = [(a / 2, math.exp(b / 10), c / 20) for a in range(4, 13) for b in range(-30, 1)
+            for c in range(10, 19)]
+
+    def error(race):
+        return statistics.mean(abs(race_win(x, o, race) - w) for x, o, w in truth)
+
+    best = min(grid, key=error)
+    print(f"RACE = ({best[0]:.1f}, {best[1]:.4f}, {best[2]:.2f})  "
+          f"# {len(truth)} races, mean error {error(best):.4f}")
 
 
 def main() -> None:

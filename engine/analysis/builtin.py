@@ -4,8 +4,8 @@ A position is described by a few classic features of each side (pips, blots with
 the enemy, made home and outfield points, the longest prime, anchors, checkers back, on the
 bar and borne off, stacks) and of the race. Three linear models of them, one set for contact
 and one for races, give the chance to win (through a logistic), to win a gammon and to lose
-one. The weights were fitted by least squares to gnubg-nn 0-ply on self-play positions
-(`python benchmarks/tutor.py --fit`).
+one; in a pure race the chance to win comes from the pip counts alone (a normal law). The
+weights were fitted to gnubg-nn 0-ply on self-play positions (`benchmarks/tutor.py --fit`).
 It plays sensibly but makes real mistakes: use it only when no gnubg is available.
 """
 
@@ -18,6 +18,8 @@ from ..moves import mover_board
 from .base import Analyzer, Probabilities
 from .cube import is_race
 
+RACE = (4.0, 0.4066, 0.75)
+"""Race: P(win) = Phi((their pips - my pips + a) / (b * (sum of pips) ** c)) with (a, b, c)."""
 FEATURES = ("pips", "bar", "off", "home points", "outfield points", "prime", "direct blots",
             "indirect blots", "back checkers", "anchors", "stacks", "not home")
 WIN = {
@@ -26,12 +28,6 @@ WIN = {
         0.1348, 0.4293, -2.2816, -0.5598, 0.4224, -6.0628, -0.2991, -0.4256, -0.8437,
         0.0806, -0.3412, 1.1198, -0.2029, -0.3083, 2.5110, 0.0003, 0.0003, 0.0000,
         -0.9687,
-    ),
-    "race": (
-        15.4830, 0.0000, 0.8757, 0.0293, 0.2795, -0.4279, 0.0000, 0.0000, -1.7667,
-        -0.3097, -0.6302, -6.5278, -15.7570, 0.0000, 1.4638, 0.0435, -0.6459, 0.3298,
-        0.0000, 0.0000, -0.2147, 0.3800, 0.9051, 9.7609, -0.3824, 0.0000, 20.9240,
-        0.0000,
     ),
 }
 WIN_GAMMON = {
@@ -126,10 +122,20 @@ class Builtin(Analyzer):
             return _finished(pos)
         x = features(pos)
         kind = "contact" if x[2 * len(FEATURES) + 1] else "race"
-        win = 1 / (1 + math.exp(-max(min(_dot(WIN[kind], x), 30.0), -30.0)))
+        if kind == "race":
+            win = race_win(pos.pips(pos.turn), pos.pips(pos.turn.other))
+        else:
+            win = 1 / (1 + math.exp(-max(min(_dot(WIN[kind], x), 30.0), -30.0)))
         win_gammon = min(max(_dot(WIN_GAMMON[kind], x), 0.0), win)
         lose_gammon = min(max(_dot(LOSE_GAMMON[kind], x), 0.0), 1 - win)
         return Probabilities(win, win_gammon, 0.0, lose_gammon, 0.0)
+
+
+def race_win(mine: int, theirs: int, race: tuple[float, float, float] = RACE) -> float:
+    """The side on roll's chance to win a pure race, from the pip counts."""
+    lead, spread, power = race
+    z = (theirs - mine + lead) / (spread * (mine + theirs) ** power)
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
 def _finished(pos: Position) -> Probabilities:
