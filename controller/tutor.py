@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..engine.analysis import Analyzer, CubeAdvice, RankedPlay, open_analyzer
 from ..engine.board import BLACK, WHITE, Color, Position
 from ..engine.ids import position_id
-from ..engine.moves import Play
+from ..engine.moves import Play, legal_plays
 
 MODES = ("warn", "hint", "cube")
 WORDS = ("good", "doubtful", "bad", "very bad")
@@ -188,8 +188,13 @@ class Tutor:
 
     # --- settings -------------------------------------------------------------------------
     def set_mode(self, who: Color | str, text: str) -> None:
-        color = who if isinstance(who, Color) else Color[who.upper()]
-        self.modes[color] = parse_mode(text)
+        """Set a player's mode ("off", "warn", "hint+cube", ...); `who` is a Color or
+        "white"/"black"."""
+        if not isinstance(who, Color):
+            if who.lower() not in ("white", "black"):
+                raise ValueError(f"tutor mode for {who!r}: the players are white and black")
+            who = Color[who.upper()]
+        self.modes[who] = parse_mode(text)
 
     def hints_left(self, color: Color) -> int | None:
         limit = self.settings.hints_per_game
@@ -202,26 +207,30 @@ class Tutor:
     # --- events from the controller (all return at once) -------------------------------
     def dice_read(self, position: Position, dice: tuple[int, int]) -> bool:
         """The dice of the player on roll were read. Queues a Hint if that player has hint
-        mode and hints left; returns whether it did."""
+        mode and hints left and has a choice (a forced play or a dance costs no hint);
+        returns whether it did."""
         color = position.turn
         if "hint" not in self.modes[color] or self.hints_left(color) == 0:
             return False
+        if len(legal_plays(position, dice)) < 2:
+            return False
         self._hints[color] += 1
-        self._queue(_Job("hint", color, position, dice, hints_left=self.hints_left(color)))
+        self._jobs.put(_Job("hint", color, position, dice, hints_left=self.hints_left(color)))
         return True
 
     def play_settled(self, position: Position, dice: tuple[int, int], play: Play) -> bool:
-        """`play` was made from `position` with `dice`. Queues a Verdict in warn mode."""
-        if "warn" not in self.modes[position.turn]:
+        """`play` was made from `position` with `dice`. Queues a Verdict in warn mode (not
+        for a forced play)."""
+        if "warn" not in self.modes[position.turn] or len(legal_plays(position, dice)) < 2:
             return False
-        self._queue(_Job("verdict", position.turn, position, dice, play))
+        self._jobs.put(_Job("verdict", position.turn, position, dice, play))
         return True
 
     def before_roll(self, position: Position) -> bool:
         """The player on roll may double. Queues a CubeHint in cube mode."""
         if "cube" not in self.modes[position.turn]:
             return False
-        self._queue(_Job("cube", position.turn, position))
+        self._jobs.put(_Job("cube", position.turn, position))
         return True
 
     def poll(self) -> list[object]:
@@ -261,9 +270,6 @@ class Tutor:
         self.close()
 
     # --- the worker ---------------------------------------------------------------------
-    def _queue(self, job: _Job) -> None:
-        self._jobs.put(job)
-
     def _work(self) -> None:
         try:
             while (job := self._jobs.get()) is not None:

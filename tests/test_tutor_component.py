@@ -20,6 +20,7 @@ from bgboard.engine.analysis.builtin import Builtin
 from bgboard.engine.board import BLACK, START, WHITE
 from bgboard.engine.moves import legal_plays
 from bgboard.hardware import signals
+from engine_helpers import make
 
 pytestmark = pytest.mark.skipif(installed()[:2] != ["gnubg-nn", "gnubg"],
                                 reason="needs gnubg-nn and gnubg (the test extra and CI have both)")
@@ -154,3 +155,13 @@ def test_modes_are_checked():
         parse_mode("loud")
     with pytest.raises(ValueError, match="warn_at"):
         Settings(warn_at="awful")
+
+
+def test_forced_plays_cost_no_hint_and_get_no_verdict():
+    forced = make({24: 1}, {19: 2, 13: 2, 1: 2})
+    with Tutor(Settings(ply=0, hints_per_game=1), {"white": "hint+warn"},
+               analyzer=Builtin()) as t:
+        assert not t.dice_read(forced, (6, 5))
+        assert not t.play_settled(forced, (6, 5), play(forced, (6, 5), "24/18"))
+        assert t.hints_left(WHITE) == 1
+        assert t.wait(timeout=0.3) is None
