@@ -23,6 +23,7 @@ KINDS = (
     "game_over",     # data {"winner", "points", "score"}
     "match_over",    # data {"winner", "score"}
     "new_game",      # a new game has started: data {"number", "score"}
+    "status",        # a part changed state: data {"part": camera|link|journal, "ok", "detail"}
 )
 
 

@@ -1,8 +1,10 @@
-"""Frames from a video file (cv2.VideoCapture) or a folder of images in name order."""
+"""Frames from a camera device, a stream URL, a video file (all cv2.VideoCapture) or a
+folder of images in name order."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,3 +65,41 @@ def open_frames(path: str, fps: float | None = None) -> FrameSource:
     finally:
         capture.release()
     return FrameSource(source, rate, frames)
+
+
+def camera_frames(spec: str, fps: float | None = None,
+                  status: Callable[[bool, str], None] | None = None,
+                  ) -> Iterator[tuple[float, np.ndarray | None]]:
+    """(time, frame) from a camera: a device number, a stream URL, a video file or a folder.
+
+    Files and folders run as fast as they are read, their time taken from the frame rate;
+    they end with their last frame. A device or stream runs until stopped: when it gives no
+    frames it is reported through `status(False, why)` and opened again with back-off."""
+    if spec.isdigit() or "://" in spec:
+        yield from _live(int(spec) if spec.isdigit() else spec, status or (lambda ok, why: None))
+        return
+    source = open_frames(spec, fps)
+    for index, frame in enumerate(source):
+        yield index / source.fps, frame
+
+
+def _live(device: int | str, status: Callable[[bool, str], None]):
+    start = time.monotonic()
+    delay, ok = 0.5, None
+    while True:
+        capture = cv2.VideoCapture(device)
+        while capture.isOpened():
+            good, frame = capture.read()
+            if not good:
+                break
+            if ok is not True:
+                status(True, "frames arrive")
+                ok, delay = True, 0.5
+            yield time.monotonic() - start, frame
+        capture.release()
+        if ok is not False:
+            status(False, f"no frames from {device!r}; trying again")
+            ok = False
+        yield time.monotonic() - start, None
+        time.sleep(delay)
+        delay = min(delay * 2, 5.0)

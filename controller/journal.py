@@ -19,18 +19,53 @@ VERSION = 1
 
 
 class Journal:
-    """An append-only journal file; each record is on disk (fsync) when append returns."""
+    """An append-only journal file. `append` returns True once the record and every earlier
+    one are on disk (fsync); when the disk refuses (full, unplugged), records wait in memory
+    and each later append tries again, so nothing is lost while the program runs."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
+        self.pending: list[str] = []
+        self.error: str | None = None
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
 
-    def append(self, record: dict) -> None:
-        self._file.write(json.dumps(record) + "\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+    def append(self, record: dict) -> bool:
+        self.pending.append(json.dumps(record) + "\n")
+        return self.flush()
+
+    def flush(self) -> bool:
+        """Write what is pending; True when nothing is left."""
+        try:
+            while self.pending:
+                self._file.write(self.pending[0])
+                self._file.flush()
+                os.fsync(self._file.fileno())
+                self.pending.pop(0)
+        except OSError as exc:
+            self.error = f"journal not written: {exc.strerror or exc}"
+            try:
+                self._reopen()
+            except OSError:
+                pass
+            return False
+        self.error = None
+        return True
+
+    def _reopen(self) -> None:
+        """After a failed write the file may hold half a line: cut back to whole lines."""
+        try:
+            self._file.close()
+        except OSError:
+            pass
+        data = self.path.read_bytes() if self.path.exists() else b""
+        whole = data[: data.rfind(b"\n") + 1]
+        if whole != data:
+            with open(self.path, "wb") as cut:
+                cut.write(whole)
+        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
 
     def close(self) -> None:
+        self.flush()
         self._file.close()
 
 

@@ -276,8 +276,18 @@ class Session:
                       color=game.turn.key, dice=list(game.dice))
 
     def _log(self, record: dict) -> None:
-        if self.journal is not None:
-            self.journal.append(record)
+        """Journal a record (with the time of the board view) before it is announced."""
+        if self.journal is None:
+            return
+        if self.view_now is not None:
+            record["t"] = self.view_now.t
+        had_error = self.journal.error
+        if not self.journal.append(record):
+            self.bus.emit("status", self.journal.error, part="journal", ok=False,
+                          detail=self.journal.error)
+        elif had_error:
+            self.bus.emit("status", "journal written again", part="journal", ok=True,
+                          detail="")
 
     # --- geometry ----------------------------------------------------------------------------
     def _half_owner(self, d) -> Color | None:

@@ -1,0 +1,191 @@
+"""`bgboard play`: the program beside a real board, all evening, without losing a move.
+
+One loop: camera frame -> Observation -> stable view -> session; buttons (hardware or web)
+go to the session between frames. Every committed turn is journalled (fsync) before the LEDs
+confirm it, and the match files in the output folder are rewritten after each one.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.game import Match
+from ..engine.matfile import write_mat
+from ..engine.sgf import write_sgf
+from .events import Event, EventBus
+from .journal import Journal, read_journal, rebuild
+from .live import LiveState
+from .recorder import settings_for
+from .session import Session
+from .stabilizer import Stabilizer
+
+
+@dataclass
+class PlayOptions:
+    """Everything `bgboard play` can be told, on the command line or in the config file."""
+
+    camera: str = "0"
+    calibration: str = "calibration.json"
+    leds: str = "sim"
+    mode: str = "play"
+    match: int = 0
+    players: tuple[str, str] = ("White", "Black")
+    out: str = "bgboard-games"
+    resume: bool = False
+    web: str | None = None
+    token: str | None = None
+    fps: float | None = None
+    hardware: str | None = None
+    session: dict = field(default_factory=dict)
+
+
+class Stop(Exception):
+    """SIGTERM or SIGINT: finish cleanly."""
+
+
+def _stop(signum, frame) -> None:
+    raise Stop(signal.Signals(signum).name)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that a crash leaves the old or the new file, whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class Play:
+    """The live loop and the parts it drives; `run()` returns the exit code."""
+
+    def __init__(self, options: PlayOptions) -> None:
+        from ..calibration.file import load
+
+        self.options = options
+        self.out = Path(options.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.calibration = load(options.calibration)
+        self.match, self.names, self.skip_until = self._match()
+        self.bus = EventBus()
+        self.live = LiveState(self.match, self.names)
+        self.bus.subscribe(self.live.event)
+        self.bus.subscribe(self._save)
+        self.buttons: queue.Queue[str] = self.live.presses
+        self.display = None
+        self.server = None
+
+    # --- the match and its journal ---------------------------------------------------------
+    def _match(self) -> tuple[Match, tuple[str, str], float]:
+        path = self.out / "journal.jsonl"
+        if self.options.resume and path.exists():
+            records = read_journal(path)
+            match, names = rebuild(records)
+            self.journal = Journal(path)
+            return match, names, max((r.get("t", -1.0) for r in records), default=-1.0)
+        if path.exists():
+            raise ValueError(f"{path} exists: continue it with --resume, or choose another --out")
+        self.journal = Journal(path)
+        self.journal.append({"type": "match", "length": self.options.match,
+                             "players": list(self.options.players), "version": 1})
+        return Match(length=self.options.match), tuple(self.options.players), -1.0
+
+    def _save(self, event: Event) -> None:
+        if event.kind in ("committed", "game_over", "takeback", "double", "take", "drop",
+                          "new_game"):
+            write_atomic(self.out / "match.mat", write_mat(self.match, self.names))
+            write_atomic(self.out / "match.sgf", write_sgf(self.match, self.names))
+
+    # --- parts -------------------------------------------------------------------------------
+    def _open_leds(self) -> None:
+        from ..hardware.backends import open_backend
+        from ..hardware.config import load_config
+        from ..hardware.display import Display
+        from .lights import Lights
+
+        config = load_config(self.options.hardware)
+        backend = open_backend(self.options.leds, config)
+        backend.on_button(self.buttons.put)
+        self.display = Display(backend, config.servo)
+        self.display.start()
+        if self.options.mode != "record":
+            self.bus.subscribe(Lights(self.display, self.match))
+
+    def _open_web(self) -> None:
+        if not self.options.web:
+            return
+        try:
+            from .web import serve
+        except ImportError as exc:
+            raise ValueError("the web view needs the web extra: pip install 'bgboard[web]'") \
+                from exc
+        host, _, port = self.options.web.rpartition(":")
+        self.server = serve(self.live, host or "127.0.0.1", int(port), self.options.token)
+        print(f"web view: {self.server.url}", flush=True)
+
+    def _frames(self) -> Iterator[tuple[float, np.ndarray | None]]:
+        from .frames import camera_frames
+
+        yield from camera_frames(self.options.camera, self.options.fps, self._camera_status)
+
+    def _camera_status(self, ok: bool, detail: str) -> None:
+        self.bus.emit("status", f"camera: {detail}", part="camera", ok=ok, detail=detail)
+
+    # --- the loop ------------------------------------------------------------------------------
+    def run(self) -> int:
+        from ..vision.read import Reader
+
+        old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            self._open_leds()
+            self._open_web()
+            session = Session(self.match, self.bus, self.journal,
+                              settings_for(self.calibration.to_dict(), **self.options.session))
+            stabilizer = Stabilizer()
+            reader = Reader(self.calibration)
+            last_shown = 0.0
+            for t, frame in self._frames():
+                self._drain(session)
+                if frame is None or t <= self.skip_until:
+                    continue
+                try:
+                    obs = reader.read(frame)
+                except ValueError:
+                    continue
+                view = stabilizer.feed(obs, t)
+                if view is not None:
+                    session.view(view)
+                session.tick(t)
+                if time.monotonic() - last_shown > 0.2:
+                    self.live.frame(frame, obs)
+                    last_shown = time.monotonic()
+            self._drain(session)
+        except Stop:
+            pass
+        finally:
+            self._close()
+            for s, handler in old.items():
+                signal.signal(s, handler)
+        return 0
+
+    def _drain(self, session: Session) -> None:
+        while True:
+            try:
+                session.press(self.buttons.get_nowait())
+            except queue.Empty:
+                return
+
+    def _close(self) -> None:
+        """LEDs off, web stopped, journal and match files on disk."""
+        if self.display is not None:
+            self.display.close()
+        if self.server is not None:
+            self.server.stop()
+        self.journal.close()
+        self._save(Event("committed", ""))
