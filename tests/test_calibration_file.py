@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+
 from bgboard.calibration.file import Calibration, from_dict, load, save
 from bgboard.calibration.geometry import FieldGeometry
 

@@ -5,6 +5,7 @@ import re
 import cv2
 import numpy as np
 import pytest
+
 from bgboard.controller.cli import main
 from bgboard.vision.diagram import diagram_geometry, diagram_svg, render_diagram
 
