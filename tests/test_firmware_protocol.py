@@ -1,5 +1,6 @@
 """Every protocol message, sent with pyserial to the real firmware running in simavr."""
 
+import random
 import struct
 import time
 
@@ -103,6 +104,23 @@ def test_garbage_is_dropped_counted_and_answered_with_nak(sim, port):
     assert sim.state()["leds"] == [[1, 2, 3]] * 30
     state = p.DeviceState.parse(port.ask(p.GET_STATE).payload)
     assert (state.crc_errors, state.oversize, state.bad_packets) == (1, 1, 2)
+
+
+def test_random_noise_never_upsets_the_firmware(sim, port):
+    port.hello()
+    port.ask(p.SET_LEDS, p.leds_payload(FRAME))
+    noise = random.Random(6).randbytes(4000)
+    port.write(noise + b"\x00")
+    seq = port.send(p.HELLO, bytes([p.PROTOCOL_VERSION]))
+    replies = []
+    assert wait_for(lambda: replies.extend(port.decoder.feed(port.serial.read(4096))) or any(
+        (r.seq, r.type) == (seq, p.HELLO_REPLY) for r in replies), 3.0)
+    assert {r.type for r in replies} == {p.NAK, p.HELLO_REPLY}
+    assert port.ask(p.SET_LEDS, p.leds_payload(FRAME[::-1])).type == p.ACK
+    assert sim.state()["leds"] == [list(rgb) for rgb in FRAME[::-1]]
+    state = p.DeviceState.parse(port.ask(p.GET_STATE).payload)
+    frames = noise.count(0)
+    assert 0 < state.crc_errors + state.oversize + state.bad_packets <= frames + 1
 
 
 def test_heartbeat_and_buttons_report_debounced_press_counters(sim, port):

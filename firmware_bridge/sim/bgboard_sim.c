@@ -1,8 +1,12 @@
 /* bgboard_sim: runs the bgboard firmware .elf on a simulated ATmega328P at 16 MHz (libsimavr),
- * bridges its UART to a pty (simavr's uart_pty part) and watches its pins: the WS2812 data
- * line (PD6) is decoded into LED colours and the servo line (PB1) into an angle, written as
- * JSON to the state file on every change. Simulated time is locked to the wall clock, so the
- * UART's simulated baud rate is the real one.
+ * bridges its UART to a pty and watches its pins: the WS2812 data line (PD6) is decoded into
+ * LED colours and the servo line (PB1) into an angle, written as JSON to the state file on
+ * every change. Simulated time is locked to the wall clock, so the UART's simulated baud rate
+ * is the real one.
+ *
+ * The pty bridge runs in the simulation thread. (simavr's uart_pty part feeds received bytes
+ * from its own thread, racing the simulation: under a burst the UART stopped receiving.)
+ * Received bytes enter the UART one per byte time, at the pace of simavr's UART model.
  *
  * usage: bgboard_sim FIRMWARE.elf [--state FILE] [--link PATH]
  * First stdout line: "pty: PATH". Standard input takes "press N" (N = button 0..5).
@@ -17,16 +21,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pty.h>
+#include <termios.h>
+
 #include "avr_ioport.h"
+#include "avr_uart.h"
 #include "sim_avr.h"
 #include "sim_elf.h"
-#include "uart_pty.h"
 
 #define FREQUENCY 16000000
 #define MAX_LEDS 30
 #define BUTTONS 6
 #define LATCH_CYCLES (FREQUENCY / 20000)     /* 50 us low latches the strip */
 #define SYNC_CYCLES (FREQUENCY / 1000)       /* lock to the wall clock every simulated ms */
+#define POLL_CYCLES (FREQUENCY / 5000)       /* read the pty every 200 us */
+#define UCSR0A_ADDR 0xC0
+#define UBRR0L_ADDR 0xC4
+#define UBRR0H_ADDR 0xC5
 
 static volatile sig_atomic_t stop;
 static avr_t *avr;
@@ -144,6 +155,79 @@ static void servo_pin(avr_irq_t *irq, uint32_t value, void *param)
         servo.tenths = tenths;
         write_state();
     }
+}
+
+static struct {
+    int master;
+    char name[64];
+    uint8_t ring[1 << 16];
+    unsigned head, tail;
+    int feeding;
+    avr_irq_t *input;
+} line;
+
+/* One byte time as simavr's UART model counts it: 11 bits at the baud rate UBRR0 sets. */
+static avr_cycle_count_t byte_cycles(void)
+{
+    unsigned ubrr = avr->data[UBRR0L_ADDR] | (avr->data[UBRR0H_ADDR] << 8);
+    unsigned divider = (avr->data[UCSR0A_ADDR] & 2) ? 8 : 16;
+    return (avr_cycle_count_t)11 * divider * (ubrr + 1);
+}
+
+static avr_cycle_count_t line_feed(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a, (void)param;
+    if (line.head == line.tail) {
+        line.feeding = 0;
+        return 0;
+    }
+    avr_raise_irq(line.input, line.ring[line.tail++ % sizeof(line.ring)]);
+    return when + byte_cycles();
+}
+
+static avr_cycle_count_t line_poll(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a, (void)param;
+    uint8_t buf[512];
+    unsigned room = sizeof(line.ring) - (line.head - line.tail);
+    ssize_t n = read(line.master, buf, room < sizeof(buf) ? room : sizeof(buf));
+    for (ssize_t i = 0; i < n; i++)
+        line.ring[line.head++ % sizeof(line.ring)] = buf[i];
+    if (line.head != line.tail && !line.feeding) {
+        line.feeding = 1;
+        avr_cycle_timer_register(avr, 1, line_feed, NULL);
+    }
+    return when + POLL_CYCLES;
+}
+
+/* Bytes the firmware sends go out at once (the UART model paces them); with no reader they
+ * pile up in the pty until it is full, then they are lost, as on a real line. */
+static void line_output(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq, (void)param;
+    uint8_t byte = value;
+    if (write(line.master, &byte, 1) != 1 && errno != EAGAIN)
+        fprintf(stderr, "bgboard_sim: pty write: %s\n", strerror(errno));
+}
+
+/* The slave end stays open here too, so the line survives the host closing and reopening. */
+static int line_open(void)
+{
+    int slave;
+    struct termios tio;
+    if (openpty(&line.master, &slave, line.name, NULL, NULL) != 0)
+        return -1;
+    tcgetattr(slave, &tio);
+    cfmakeraw(&tio);
+    tcsetattr(slave, TCSANOW, &tio);
+    fcntl(line.master, F_SETFL, fcntl(line.master, F_GETFL) | O_NONBLOCK);
+    uint32_t flags = 0;                       /* no stdio echo of what the firmware sends */
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    line.input = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
+                            line_output, NULL);
+    avr_cycle_timer_register(avr, POLL_CYCLES, line_poll, NULL);
+    return 0;
 }
 
 static void set_button(int i, int level)
@@ -287,11 +371,11 @@ int main(int argc, char **argv)
     avr_load_firmware(avr, &fw);
     avr->sleep = no_sleep;
 
-    static uart_pty_t pty;
-    uart_pty_init(avr, &pty);
-    uart_pty_connect(&pty, '0');
-    const char *path = pty.port[0].slavename;
-    remove_link("/tmp/simavr-uart0", path);    /* uart_pty's own fixed-name link */
+    if (line_open() != 0) {
+        fprintf(stderr, "bgboard_sim: cannot open a pty: %s\n", strerror(errno));
+        return 2;
+    }
+    const char *path = line.name;
 
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 6), strip_pin, NULL);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), 1), servo_pin, NULL);
@@ -329,6 +413,5 @@ int main(int argc, char **argv)
             strip.frames, strip.timing_errors, strip.overflows);
     if (link)
         remove_link(link, path);
-    /* No uart_pty_stop(): its thread can miss the stop signal; exiting closes the pty. */
     return state == cpu_Crashed ? 1 : 0;
 }
