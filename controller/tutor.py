@@ -227,8 +227,11 @@ class Tutor:
         return True
 
     def before_roll(self, position: Position) -> bool:
-        """The player on roll may double. Queues a CubeHint in cube mode."""
-        if "cube" not in self.modes[position.turn]:
+        """The player on roll is about to roll. Queues a CubeHint in cube mode when that
+        player holds the cube or it is centred (the caller knows about the Crawford game and
+        the cube limit: do not call then)."""
+        owner = position.cube_owner
+        if "cube" not in self.modes[position.turn] or owner not in (None, position.turn):
             return False
         self._jobs.put(_Job("cube", position.turn, position))
         return True

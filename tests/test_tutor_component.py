@@ -104,10 +104,23 @@ def test_cube_advice_before_rolling(tutor):
     assert (hint.advice.action, hint.color) == ("no double", WHITE)
 
 
-def test_cube_owned_by_the_opponent_fails_politely(tutor):
-    tutor.before_roll(START.with_cube(2, BLACK))
-    failed = tutor.wait()
-    assert failed == Failed("cube", WHITE, "white cannot double: the cube belongs to black")
+def test_no_cube_advice_when_the_opponent_owns_the_cube(tutor):
+    assert not tutor.before_roll(START.with_cube(2, BLACK))
+    assert tutor.before_roll(START.with_cube(2, WHITE))
+    assert tutor.wait().advice.action == "no double"
+
+
+def test_engine_failures_arrive_as_results():
+    with Tutor(Settings(ply=0, engine="gnubg"), {"white": "hint"}) as t:
+        t._analyzer = open_analyzer("gnubg")
+        t._analyzer.program = "/nonexistent/gnubg"
+        t._analyzer._proc.kill()
+        t._analyzer._proc.wait()
+        assert t.dice_read(START, (3, 1))
+        failed = t.wait()
+    assert isinstance(failed, Failed)
+    assert (failed.kind, failed.color) == ("hint", WHITE)
+    assert "/nonexistent/gnubg" in failed.reason
 
 
 def test_time_budget_falls_back_to_a_lower_ply():

@@ -65,9 +65,16 @@ class GnubgCLI(Analyzer):
         attrs = termios.tcgetattr(slave)
         attrs[3] &= ~termios.ECHO
         termios.tcsetattr(slave, termios.TCSANOW, attrs)
-        self._proc = subprocess.Popen([self.program, "-t", "-q", "-r"], stdin=subprocess.PIPE,
-                                      stdout=slave, stderr=slave, close_fds=True)
-        os.close(slave)
+        try:
+            self._proc = subprocess.Popen([self.program, "-t", "-q", "-r"],
+                                          stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+                                          close_fds=True)
+        except OSError:
+            os.close(self._master)
+            self._master = -1
+            raise
+        finally:
+            os.close(slave)
         self._exchange(SETUP)
 
     # --- the text protocol --------------------------------------------------------------
