@@ -14,9 +14,9 @@ play as soon as the dice are read, at most `hints_per_game` per player and game)
 
 Each call only queues work and returns at once; one worker thread runs the engine and hands
 each result to `on_result` (called in the worker thread) or keeps it for `poll()`. A result
-names the position it is about; drop it if the game has moved on. Each evaluation searches
-deeper only while the time budget allows (0-ply first, then 1, 2 ... up to `ply`), so a slow
-machine gets a shallower answer, not a late one. Results are frozen dataclasses: keep
+names the position it is about; drop it if the game has moved on. Each evaluation runs at 0-ply,
+then at the deepest ply (up to `ply`) that recent timings say fits in the time budget, so a
+slow machine gets a shallower answer, not a late one. Results are frozen dataclasses: keep
 `Verdict.to_dict()` in the game record; light the LEDs with `result.frame()`
 (hardware.signals.suggestion: each source, then its destination, in order).
 """
@@ -311,20 +311,22 @@ class Tutor:
         return CubeHint(job.color, job.position, advice, engine.name)
 
     def _deepest(self, job: _Job, evaluate: Callable[[int], object]) -> tuple[object, int]:
-        """Evaluate at 0-ply, then deeper while the next ply is expected to finish within the
-        time budget (counted from when the job was queued)."""
+        """Evaluate at 0-ply (always fast), then once more at the deepest ply (up to the
+        setting) expected to finish within the time budget, counted from when the job was
+        queued. Returns the deepest answer and its ply."""
+        result, ply = self._timed(evaluate, 0), 0
+        left = self.settings.budget - (time.monotonic() - job.queued)
         top = min(self.settings.ply, self._analyzer.max_ply)
-        start = time.monotonic()
-        result, ply = evaluate(0), 0
-        self._learn(0, time.monotonic() - start)
-        for deeper in range(1, top + 1):
-            left = self.settings.budget - (time.monotonic() - job.queued)
-            if self._expected(deeper) > left:
-                break
-            start = time.monotonic()
-            result, ply = evaluate(deeper), deeper
-            self._learn(deeper, time.monotonic() - start)
+        deeper = next((p for p in range(top, 0, -1) if self._expected(p) <= left), 0)
+        if deeper:
+            result, ply = self._timed(evaluate, deeper), deeper
         return result, ply
+
+    def _timed(self, evaluate: Callable[[int], object], ply: int) -> object:
+        start = time.monotonic()
+        result = evaluate(ply)
+        self._learn(ply, time.monotonic() - start)
+        return result
 
     def _expected(self, ply: int) -> float:
         """Seconds one evaluation at `ply` took lately; never measured: GROWTH times the

@@ -178,3 +178,11 @@ def test_forced_plays_cost_no_hint_and_get_no_verdict():
         assert not t.play_settled(forced, (6, 5), play(forced, (6, 5), "24/18"))
         assert t.hints_left(WHITE) == 1
         assert t.wait(timeout=0.3) is None
+
+
+def test_a_ply_known_to_be_too_slow_is_skipped_for_the_next_lower():
+    with Tutor(Settings(ply=2, budget=5.0), {"white": "hint"},
+               analyzer=open_analyzer("gnubg-nn")) as t:
+        t._seconds.update({1: 0.2, 2: 30.0})
+        t.dice_read(START, (2, 1))
+        assert t.wait().ply == 1
