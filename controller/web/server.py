@@ -1,0 +1,78 @@
+"""Serving the web view from a background thread of the play loop (uvicorn)."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from urllib.parse import quote
+
+from ...calibration.file import Calibration
+from ..live import LiveState
+from .app import create_app
+
+
+class Server:
+    """A running web view: open `url` in a browser; `stop()` ends it (open pages are closed)."""
+
+    def __init__(self, url: str, server, thread: threading.Thread,
+                 closing: threading.Event) -> None:
+        self.url = url
+        self._server = server
+        self._thread = thread
+        self._closing = closing
+
+    def stop(self) -> None:
+        self._closing.set()
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether only this machine can reach `host`."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(live: LiveState, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
+          calibration: Calibration | None = None) -> Server:
+    """Start the web view of `live` on host:port (port 0: any free port) in a background thread.
+    Any address but the loopback needs a token; with a calibration the camera picture shows
+    what was read drawn over it."""
+    import uvicorn
+
+    if not token and not is_loopback(host):
+        raise ValueError(f"the web view on {host} needs a token (--token SECRET): only "
+                         f"127.0.0.1 is served without one")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        sock = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise OSError(f"the web view cannot listen on {host}:{port}: {exc.strerror or exc}") \
+            from None
+    app = create_app(live, token, calibration)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
+                                           timeout_graceful_shutdown=3))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
+                              name="bgboard-web", daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            sock.close()
+            raise OSError(f"the web view on {host}:{port} did not start")
+        time.sleep(0.01)
+    return Server(_url(host, sock.getsockname()[1], token), server, thread,
+                  app.state.closing)
+
+
+def _url(host: str, port: int, token: str | None) -> str:
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/" + (f"?token={quote(token)}" if token else "")

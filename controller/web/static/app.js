@@ -1,0 +1,100 @@
+// The bgboard live page: follows the session through /events and sends button presses.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const WARNINGS = new Set(["illegal", "mismatch", "roll_again", "no_move"]);
+let cameraBusy = false;
+
+function text(id, value) { $(id).textContent = value; }
+
+function list(id, items, render) {
+  const el = $(id);
+  el.replaceChildren(...items.map((item) => {
+    const li = document.createElement("li");
+    const [words, warn] = render(item);
+    li.textContent = words;
+    if (warn) li.className = "warn";
+    return li;
+  }));
+}
+
+function moveText(m) {
+  if (m.kind === "move") return `${m.color} ${m.dice.join("")}: ${m.move ?? "(no move)"}`;
+  if (m.kind === "double") return `${m.color} doubles to ${m.cube}`;
+  if (m.kind === "drop") return `${m.color} passes`;
+  return `${m.color} ${m.kind}s` + (m.cube ? ` (cube ${m.cube})` : "");
+}
+
+function tutorText(t) {
+  if (t.text) return [t.text, t.warn];
+  if (t.verdict) {
+    return [`${t.player} ${t.dice.join("")}: ${t.move} is ${t.verdict}; best ${t.best}` +
+            ` (loses ${t.equity_loss})`, t.verdict !== "good"];
+  }
+  if (t.best) return [`hint for ${t.player}: ${t.best}`, false];
+  if (t.action) return [`cube for ${t.player}: ${t.action}`, false];
+  if (t.reason) return [`tutor: ${t.reason}`, true];
+  return [JSON.stringify(t), false];
+}
+
+function badge(name, value) {
+  const span = document.createElement("span");
+  span.className = "badge" + (/^(ok|connected)/.test(value) ? " ok" : "");
+  span.textContent = `${name}: ${value}`;
+  return span;
+}
+
+function showStatus(status, server) {
+  const parts = Object.entries(status).map(([name, value]) => badge(name, value));
+  $("status").replaceChildren(...parts, badge("page", server));
+}
+
+let lastStatus = {};
+
+function show(s) {
+  const [white, black] = s.players;
+  const match = s.match_length ? `match to ${s.match_length}` : "money game";
+  text("score", `${white} ${s.score[0]} - ${s.score[1]} ${black} (${match}, game ${s.game_number})`);
+  text("turn", s.turn ? s.players[s.turn === "white" ? 0 : 1] + ` (${s.turn})` : "-");
+  text("dice", s.dice ? s.dice.join("-") : "-");
+  const cube = s.cube;
+  text("cube", `${cube.value}` + (cube.owner ? ` (${cube.owner}'s)` : " (centred)") +
+       (cube.offered_by ? `, ${cube.offered_by} doubles to ${cube.value * 2}` : ""));
+  text("ids", `${s.position_id}:${s.match_id}`);
+  $("board").innerHTML = s.board_svg;
+  $("read").innerHTML = s.read_svg ?? "<p>nothing read yet</p>";
+  $("camera-overlay").innerHTML = s.camera_svg ?? "";
+  const obs = s.observation;
+  text("reading", obs ? (obs.hand ? "a hand is over the board; " : "") +
+       `dice read: ${obs.dice.map((d) => d.value + (d.cocked ? " (cocked)" : "")).join(", ") || "none"}; ` +
+       `confidence ${obs.confidence}` : "");
+  if (s.has_camera && !cameraBusy) {
+    cameraBusy = true;
+    $("camera").src = `camera.jpg?v=${s.version}`;
+  }
+  list("moves", s.moves, (m) => [moveText(m), false]);
+  list("events", s.events.slice().reverse(), (e) => [e.text, WARNINGS.has(e.kind) || e.ok === false]);
+  const advice = s.tutor ? [].concat(s.tutor) : [];
+  list("tutor", advice, tutorText);
+  $("moves").scrollTop = $("moves").scrollHeight;
+  lastStatus = s.status;
+  showStatus(s.status, "connected");
+  document.body.dataset.version = s.version;
+}
+
+$("camera").onload = $("camera").onerror = () => { cameraBusy = false; };
+
+for (const button of document.querySelectorAll("button[data-button]")) {
+  button.onclick = async () => {
+    const name = button.dataset.button;
+    const answer = await fetch("press", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ button: name }),
+    });
+    text("pressed", answer.ok ? `${name} sent` : `${name}: ${await answer.text()}`);
+  };
+}
+
+const source = new EventSource("events");
+source.onmessage = (e) => show(JSON.parse(e.data));
+source.onerror = () => showStatus(lastStatus, "reconnecting");
