@@ -103,6 +103,7 @@ class LiveState:
         with self._lock:
             game = self.match.games[-1]
             board = game.board
+            owner, offered = board.cube_owner, game.doubled_by  # White is 0: test for None
             moves = [{"color": a.color.key, "kind": a.kind, "dice": a.dice,
                       "move": a.play.move if a.play else None, "cube": a.cube}
                      for a in game.record]
@@ -115,8 +116,8 @@ class LiveState:
                 "dice": list(game.dice) if game.dice else None,
                 "turn": board.turn.key if game.state.started else None,
                 "cube": {"value": board.cube,
-                         "owner": board.cube_owner.key if board.cube_owner else None,
-                         "offered_by": game.doubled_by.key if game.doubled_by else None},
+                         "owner": owner.key if owner is not None else None,
+                         "offered_by": offered.key if offered is not None else None},
                 "match_length": self.match.length,
                 "score": list(self.match.score),
                 "game_number": len(self.match.games),
