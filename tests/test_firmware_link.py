@@ -43,11 +43,10 @@ def test_backend_reports_button_presses_by_name(sim):
     with SerialBackend(sim.pty) as backend:
         backend.on_button(pressed.append)
         assert backend.confirmed(2.0)
-        for button in (0, 4, 5):
-            sim.press(button)
-            time.sleep(0.15)
-        assert wait_for(lambda: len(pressed) == 3, 2.0)
-    assert pressed == ["double", "confirm", "menu"]
+        for button in (0, 4, 5, 4):
+            sim.press(button)                   # queued: one after the other
+        assert wait_for(lambda: len(pressed) == 4, 2.0)
+    assert pressed == ["double", "confirm", "menu", "confirm"]
 
 
 def test_another_protocol_version_is_reported_not_used(sim, monkeypatch):

@@ -257,19 +257,16 @@ static void read_commands(void)
     static char line[128];
     static size_t len;
     static int eof;
-    if (eof)
-        return;
-    ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
-    if (n == 0)
-        eof = 1;
-    if (n <= 0)
-        return;
-    len += n;
+    if (!eof && len < sizeof(line) - 1) {
+        ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
+        eof = n == 0;
+        len += n > 0 ? n : 0;
+    }
     char *nl;
-    while ((nl = memchr(line, '\n', len))) {
+    while (pressed_button < 0 && (nl = memchr(line, '\n', len))) {   /* one press at a time */
         *nl = 0;
         int b;
-        if (sscanf(line, "press %d", &b) == 1 && b >= 0 && b < BUTTONS && pressed_button < 0) {
+        if (sscanf(line, "press %d", &b) == 1 && b >= 0 && b < BUTTONS) {
             pressed_button = b;
             button_step(avr, avr->cycle, 0);
         } else {
