@@ -79,3 +79,20 @@ def test_firmware_sim_with_a_state_file_in_a_missing_directory_is_a_one_line_err
     assert run.returncode == 2
     assert run.stderr == f"bgboard firmware: error: {tmp_path}/no/state.json: its directory " \
                          "does not exist\n"
+
+
+def test_firmware_info_reports_what_the_board_says(sim):
+    run = bgboard("firmware", "info", "--port", sim.pty)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {
+        "port": sim.pty, "protocol": 1, "firmware": "1.0", "board_id": 1, "leds": 30,
+        "buttons": 6, "silence_ms": 3000, "servo_deg": None,
+        "errors": {"crc": 0, "oversize": 0, "bad": 0}}
+
+
+def test_firmware_info_without_a_board_is_a_one_line_error():
+    run = bgboard("firmware", "info", "--port", "/dev/no-such-tty", "--timeout", "0.5")
+    assert run.returncode == 2
+    assert run.stderr.startswith("bgboard firmware: error: no board answered on "
+                                 "/dev/no-such-tty within 0.5 s: [Errno 2] could not open port")
+    assert run.stderr.count("\n") == 1

@@ -1,8 +1,9 @@
-"""`bgboard firmware build|sim|flash`: the microcontroller firmware and its simulator."""
+"""`bgboard firmware build|sim|info|flash`: the microcontroller firmware and its simulator."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -25,6 +26,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--link", metavar="PATH",
                      help="also make PATH a symlink to the pty (a stable port name)")
     sim.set_defaults(run=run_sim)
+
+    info = actions.add_parser("info", help="say HELLO to the board; print what it reports")
+    info.add_argument("--port", help="serial port (default: find the board by USB ID)")
+    info.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (default 5)")
+    info.set_defaults(run=run_info)
 
     flash = actions.add_parser("flash", help="flash an Arduino Uno / Nano with avrdude")
     flash.add_argument("--port", required=True, help="the board's serial port")
@@ -56,6 +62,29 @@ def run_sim(args: argparse.Namespace) -> int:
         argv += ["--link", args.link]
     sys.stdout.flush()
     os.execv(argv[0], argv)
+
+
+def run_info(args: argparse.Namespace) -> int:
+    from ...firmware_bridge.link import Link
+
+    events = []
+    link = Link(args.port, on_event=events.append)
+    try:
+        if not link.wait_confirmed(args.timeout):
+            last = events[-1].detail if events else "no answer"
+            raise OSError(f"no board answered on {args.port or 'USB'} within "
+                          f"{args.timeout:g} s: {last}")
+        state = link.query_state(args.timeout)
+        hello, port = link.hello, link.port or events[-1].detail
+    finally:
+        link.close()
+    print(json.dumps({
+        "port": port, "protocol": hello.protocol, "firmware": "{}.{}".format(*hello.firmware),
+        "board_id": hello.board_id, "leds": hello.led_count, "buttons": hello.button_count,
+        "silence_ms": hello.silence_ms, "servo_deg": state.servo_now,
+        "errors": {"crc": state.crc_errors, "oversize": state.oversize,
+                   "bad": state.bad_packets}}))
+    return 0
 
 
 def run_flash(args: argparse.Namespace) -> int:
