@@ -17,7 +17,8 @@ import numpy as np
 from ..calibration.rectify import FieldView, Row
 from . import lighting
 
-BOARD, LIGHT, DARK = 0, 1, 2
+BOARD, LIGHT, DARK, OTHER = 0, 1, 2, 3
+FAR = 40.0  # weighted Lab distance beyond which a pixel matches no learned colour
 WEIGHTS = np.float32([0.6, 1.0, 1.0])  # Lab distance weights: lightness counts less (shadows)
 
 
@@ -72,7 +73,9 @@ class Classifier:
         grid = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32) * WEIGHTS
         pal = pal * WEIGHTS
         dist = (grid * grid).sum(1)[:, None] - 2 * grid @ pal.T + (pal * pal).sum(1)[None, :]
-        self.lut = labels[dist.argmin(1)].reshape(64, 64, 64)
+        near = np.sqrt(np.maximum(dist.min(1), 0)) <= FAR
+        cls = np.where(near, labels[dist.argmin(1)], OTHER).astype(np.uint8)
+        self.lut = cls.reshape(64, 64, 64)
         self.colours = colours
 
     def __call__(self, lab: np.ndarray) -> np.ndarray:

@@ -1,7 +1,209 @@
-"""Dice: found by their pips."""
+"""Dice: found as small compact objects standing out from their surroundings, read by pips.
+
+`find_dice` works on any photo: the surroundings are the image blurred far beyond a die's
+size, dice are blobs that differ from it, touching dice are split at the narrow waist
+between them, and a die's value is the number of round spots of another colour on its face.
+`find_field_dice` does the same on the rectified field of a calibrated board, away from
+the checkers, and says where each die lies in field coordinates and whether it leans.
+"""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 
-def find_field_dice(image, reader, rect, covered) -> list[dict]:
-    return []
+LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
+EDGE = 0.26  # share of the die's size kept clear of its outline when looking for pips
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def foreground(image: np.ndarray, die_px: float) -> np.ndarray:
+    """Mask of pixels that differ from their wide surroundings (a blur several dice wide)."""
+    lab = _lab(cv2.GaussianBlur(image, (3, 3), 0))
+    k = max(3, int(die_px * 3) | 1)
+    small = cv2.resize(image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    bg_small = cv2.medianBlur(small, max(3, (k // 4) | 1))
+    bg = _lab(cv2.resize(bg_small, (image.shape[1], image.shape[0]),
+                         interpolation=cv2.INTER_LINEAR))
+    dist = np.linalg.norm((lab - bg) * LAB_WEIGHTS, axis=2)
+    mad = float(np.median(dist))
+    mask = (dist > max(18.0, 4 * mad)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.2)) | 1,) * 2))
+    return _fill_holes(mask)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, -1)
+    return out
+
+
+def count_pips(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float]:
+    """Pips on a die patch (BGR, die about 48 px) inside its mask; and a confidence 0..1.
+
+    Pips are the strongest round spots: peaks of a colour difference of Gaussians at pip
+    scale (a spot unlike its surroundings in any colour direction), at least half as strong as
+    the best, away from the die's edges."""
+    s = max(patch.shape[:2])
+    lab = _lab(patch)
+    sigma = 0.05 * s
+    dog = cv2.GaussianBlur(lab, (0, 0), sigma) - cv2.GaussianBlur(lab, (0, 0), 2.5 * sigma)
+    resp = np.linalg.norm(dog * LAB_WEIGHTS, axis=2)
+    edge = round(EDGE * s) | 1
+    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (edge, edge))) > 0
+    local = resp == cv2.dilate(resp, np.ones((round(0.18 * s) | 1,) * 2, np.uint8))
+    peaks = np.sort(resp[local & inner])[::-1]
+    if not len(peaks) or peaks[0] < 10:
+        return 0, 0.0
+    strong = peaks[peaks >= 0.5 * peaks[0]]
+    weak = peaks[peaks < 0.5 * peaks[0]]
+    if not 1 <= len(strong) <= 6:
+        return 0, 0.0
+    gap = 1 - (float(weak[0]) / float(strong[-1]) if len(weak) else 0.0)
+    return len(strong), float(np.clip(gap, 0.0, 1.0))
+
+
+def _components(mask: np.ndarray, die_px: float):
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = die_px * die_px
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if a < 0.35 * area or a > 5 * area or max(w, h) > 4 * die_px:
+            continue
+        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        if a > 1.7 * area:
+            yield from _split(comp, x, y, die_px)
+        else:
+            yield comp, x, y
+
+
+def _split(comp: np.ndarray, x0: int, y0: int, die_px: float):
+    """Touching dice: one part per peak of the distance to the blob's edge."""
+    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
+    peaks = (dist >= 0.3 * die_px) & (dist == cv2.dilate(dist, np.ones((5, 5), np.uint8)))
+    n, markers = cv2.connectedComponents(peaks.astype(np.uint8))
+    if n <= 2:
+        yield comp, x0, y0
+        return
+    markers = np.where(comp == 0, n, markers).astype(np.int32)  # the outside is a basin too
+    ws = cv2.watershed(cv2.cvtColor(comp * 255, cv2.COLOR_GRAY2BGR), markers)
+    for i in range(1, n):
+        part = ((ws == i) & (comp > 0)).astype(np.uint8)
+        ys, xs = np.nonzero(part)
+        if len(xs):
+            yield part[ys.min():ys.max() + 1, xs.min():xs.max() + 1], x0 + xs.min(), y0 + ys.min()
+
+
+def die_size(mask: np.ndarray) -> float:
+    """Typical die side in pixels: the median size of compact blobs."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    sides = [np.sqrt(a) for x, y, w, h, a in stats[1:] if a >= 64 and max(w, h) < 2 * min(w, h)]
+    return float(np.median(sides)) if sides else 0.0
+
+
+def read_blob(image: np.ndarray, comp: np.ndarray, x: int, y: int, size: int = 48):
+    """Value and confidence of the die in blob `comp` at (x, y), read at `size` px."""
+    h, w = comp.shape
+    side = max(h, w)
+    pad = round(0.1 * side)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(image.shape[1], x + w + pad), min(image.shape[0], y + h + pad)
+    patch = image[y0:y1, x0:x1]
+    mask = np.zeros(patch.shape[:2], np.uint8)
+    mask[y - y0:y - y0 + h, x - x0:x - x0 + w] = comp
+    k = size / max(patch.shape[:2])
+    patch = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
+    mask = cv2.resize(mask, (patch.shape[1], patch.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return count_pips(patch, mask)
+
+
+def find_dice(image: np.ndarray, die_px: float | None = None) -> list[dict]:
+    """Every die in a photo: value, box_px [x, y, w, h] and a confidence."""
+    if not die_px:
+        die_px = die_size(foreground(image, max(image.shape[:2]) / 16)) or 24.0
+    mask = foreground(image, die_px)
+    found = []
+    for comp, x, y in _components(mask, die_px):
+        value, conf = read_blob(image, comp, x, y)
+        if value:
+            h, w = comp.shape
+            found.append({"value": value, "box_px": [int(x), int(y), int(w), int(h)],
+                          "confidence": round(conf, 3)})
+    return found
+
+
+def field_candidates(cls: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
+    """Blobs of die size on the half-size class map that are not board and not checkers."""
+    from .checkers import BOARD
+
+    mask = (cls != BOARD).astype(np.uint8)
+    m = round(view.m / 2)
+    mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
+    for cx, cy in covered:
+        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.58), 0, -1)
+    bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
+    mask[:, bx0:bx1 + 1] = 0
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = (die_rect / 2) ** 2
+    return [tuple(centroids[i] * 2) for i in range(1, n)
+            if 0.35 * area <= stats[i, 4] <= 3.5 * area
+            and max(stats[i, 2], stats[i, 3]) <= 2.5 * die_rect / 2]
+
+
+def die_patch(image: np.ndarray, view, centre, die_rect: float, size: int = 48) -> np.ndarray:
+    """A top-down patch of the frame around a die, 2.2 dice wide, `size` px square."""
+    r = 1.1 * die_rect
+    k = 2 * r / size
+    a = np.array([[k, 0, centre[0] - r], [0, k, centre[1] - r], [0, 0, 1]])
+    return cv2.warpPerspective(image, view.rect_to_image @ a, (size, size),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+
+
+def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
+    """Value, cocked and confidence of the die in the middle of a top-down patch."""
+    lab = _lab(patch)
+    s = patch.shape[0]
+    c = slice(round(0.4 * s), round(0.6 * s))
+    body = np.median(lab[c, c].reshape(-1, 3), axis=0)
+    dist = np.linalg.norm((lab - body) * LAB_WEIGHTS, axis=2)
+    near = (dist < 40).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    if n < 2:
+        return 0, False, 0.0
+    mid = labels[s // 2, s // 2] or int(np.argmax(stats[1:, 4])) + 1
+    die = _fill_holes((labels == mid).astype(np.uint8))
+    contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    cocked = max(w, h) > 1.12 * max(min(w, h), 1)
+    face = cv2.erode(die, np.ones((3, 3), np.uint8))
+    if not face.any():
+        return 0, cocked, 0.0
+    thr = max(22.0, 0.5 * float(np.percentile(dist[face > 0], 99)))
+    pips = ((dist > thr) & (face > 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
+    side = np.sqrt(die.sum())
+    areas = [a for a in stats[1:, 4] if 0.004 * side * side <= a <= 0.08 * side * side]
+    if not 1 <= len(areas) <= 6:
+        return 0, cocked, 0.0
+    spread = float(np.std(areas) / max(np.mean(areas), 1))
+    return len(areas), cocked, float(np.clip(1 - spread, 0.2, 1.0))
+
+
+def find_field_dice(image: np.ndarray, view, cls: np.ndarray, covered) -> list[dict]:
+    """Dice on the field: value, field_xy, cocked and a confidence each."""
+    die_rect = view.cal.extra.get("die_size", DIE_SIZE) * view.h
+    found = []
+    for centre in field_candidates(cls, view, covered, die_rect):
+        value, cocked, conf = read_field_die(die_patch(image, view, centre, die_rect))
+        if value:
+            fx, fy = view.to_field(centre)
+            found.append({"value": value, "field_xy": [round(fx, 3), round(fy, 3)],
+                          "cocked": cocked, "confidence": round(conf, 3)})
+    return found

@@ -80,7 +80,7 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
         occupied = np.flatnonzero((light + dark) > 0.5)
         if len(occupied):
             runs.append((occupied[-1] + 1) / 0.5 / 5)
-    if len(runs) < 3 or np.ptp(runs) > 0.15 * np.median(runs):
+    if len(runs) < 3 or np.ptp(runs) > 0.25 * np.median(runs):
         raise ValueError("the start position is not on the board (cannot see its five-checker "
                          "rows)")
     diameter = float(np.median(runs)) / view.w

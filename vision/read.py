@@ -26,7 +26,8 @@ class Reader:
         rect = view.warp(image)
         classify = self.classify or checkers.Classifier(guess_colours(rect, view))
         even = checkers.even_lab(rect, view, classify.colours)
-        readings = checkers.read_rows(rect, view, checkers.classify_small(even, classify))
+        cls = checkers.classify_small(even, classify)
+        readings = checkers.read_rows(rect, view, cls)
         points = [0] * 24
         bar = {"white": 0, "black": 0}
         for r in readings:
@@ -38,7 +39,7 @@ class Reader:
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         covered = [c for r in readings for c in r.centres]
-        found = dice.find_field_dice(image, view, rect, covered)
+        found = dice.find_field_dice(image, view, cls, covered)
         has_hand = hand.hand_present(even, view.m / 2)
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:

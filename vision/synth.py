@@ -149,8 +149,8 @@ def contrasted(checkers, board, least: float = 45.0) -> bool:
 def random_look(rng) -> Look:
     """A varied look: colours, textures, geometry, camera, light and image quality.
 
-    Checker colours always stand out from the board colours (boards are made that way; a
-    checker the colour of its point is not supported)."""
+    Checker and dice colours always stand out from the board colours (boards are made that
+    way; a checker or a die the colour of a point is not supported)."""
     geo = FieldGeometry(rng.uniform(0.07, 0.11), rng.uniform(0.36, 0.46))
     aspect = rng.uniform(1.2, 1.5)
     column = (1 - geo.bar_width) / 12 * aspect
@@ -160,12 +160,13 @@ def random_look(rng) -> Look:
         checkers = (_jitter(rng, pair[0], 8), _jitter(rng, pair[1], 12))
         points = tuple(_jitter(rng, c) for c in _pick(rng, POINT_PAIRS))
         field_rgb, frame = _jitter(rng, _pick(rng, FIELDS)), _jitter(rng, _pick(rng, FRAMES))
-        if contrasted(checkers, (*points, field_rgb, frame)):
+        dice = _pick(rng, DICE)
+        if contrasted((*checkers, dice[0]), (*points, field_rgb, frame)):
             break
     return Look(
         geometry=geo, aspect=aspect, checker_ratio=ratio, checkers=checkers, points=points,
         field=field_rgb, frame=frame, table=_jitter(rng, _pick(rng, TABLES)),
-        dice=_pick(rng, DICE),
+        dice=dice,
         texture=_pick(rng, ("felt", "wood", "plain")), grain=rng.uniform(0.02, 0.1),
         corners=random_corners(rng, aspect),
         light=(rng.uniform(-1, 1), rng.uniform(-1, 1)), shadow=rng.uniform(0.15, 0.5),
