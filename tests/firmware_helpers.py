@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import select
 import termios
 import threading
@@ -25,6 +26,7 @@ def sim(tmp_path: Path):
     yield simulator
     log = simulator.stop()
     assert " 0 timing errors, 0 overflow bits" in log, log
+    assert int(re.search(r"longest low (\d+) ns", log)[1]) < 5000, log   # no early latch
 
 
 def wait_for(check, timeout: float = 5.0, step: float = 0.01):

@@ -46,8 +46,9 @@ static const char *state_path;
 static struct {
     uint8_t bits[MAX_LEDS * 3];
     unsigned count;              /* bits received in the current frame */
-    avr_cycle_count_t rise;
+    avr_cycle_count_t rise, fall;
     int high;
+    unsigned longest_low_ns;     /* between two bits of one frame */
     uint8_t leds[MAX_LEDS][3];   /* what the strip shows */
     unsigned shown;              /* LEDs that ever latched */
     unsigned frames, timing_errors, overflows;
@@ -106,7 +107,8 @@ static avr_cycle_count_t strip_latch(avr_t *a, avr_cycle_count_t when, void *par
     return 0;
 }
 
-/* WS2812 timing: a 0 is high 250-550 ns, a 1 is high 650-950 ns. */
+/* WS2812 timing: a 0 is high 250-550 ns, a 1 is high 650-950 ns; lows within a frame are
+ * measured (the longest is reported: over ~5 us some strips latch early). */
 static void strip_pin(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq, (void)param;
@@ -115,9 +117,14 @@ static void strip_pin(avr_irq_t *irq, uint32_t value, void *param)
     strip.high = value != 0;
     if (value) {
         strip.rise = avr->cycle;
+        if (strip.count) {
+            unsigned low = (unsigned)((avr->cycle - strip.fall) * 1000000000ULL / FREQUENCY);
+            strip.longest_low_ns = low > strip.longest_low_ns ? low : strip.longest_low_ns;
+        }
         avr_cycle_timer_cancel(avr, strip_latch, NULL);
         return;
     }
+    strip.fall = avr->cycle;
     unsigned ns = (unsigned)((avr->cycle - strip.rise) * 1000000000ULL / FREQUENCY);
     int bit = ns >= 600;
     if (!((ns >= 250 && ns <= 550) || (ns >= 650 && ns <= 950)))
@@ -406,8 +413,8 @@ int main(int argc, char **argv)
     }
     double wall = now_s() - start;
     fprintf(stderr, "bgboard_sim: %.3f s simulated in %.3f s, max lag %.3f s; ws2812: %u frames, "
-            "%u timing errors, %u overflow bits\n", (double)avr->cycle / FREQUENCY, wall, lag,
-            strip.frames, strip.timing_errors, strip.overflows);
+            "%u timing errors, %u overflow bits, longest low %u ns\n", (double)avr->cycle / FREQUENCY,
+            wall, lag, strip.frames, strip.timing_errors, strip.overflows, strip.longest_low_ns);
     if (link)
         remove_link(link, path);
     return state == cpu_Crashed ? 1 : 0;
