@@ -99,7 +99,7 @@ def test_the_board_shows_each_led_and_the_offered_cube():
     assert svg.count('class="led') == 30
     assert svg.count('class="led lit"') == 2
     assert 'fill="#ffa000" opacity="0.35"' in svg and 'fill="#00ff00" opacity="0.35"' in svg
-    cube = svg[svg.index('<g id="cube">'):]
+    cube = svg[svg.index('<g class="cube">'):]
     assert ">2</text></g>" in cube and 'stroke="#ff9c1a"' in cube
 
 

@@ -63,7 +63,7 @@ def camera_svg(observation: dict, position: dict, cal: Calibration) -> str:
     corners = cal.field_to_px([(0, 0), (1, 0), (1, 1), (0, 1)])
     outline = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
     parts = [f'<polygon points="{outline}" fill="none" stroke="#38d0ff" stroke-width="3"/>']
-    size = max(12.0, height / 40)
+    size = max(12.0, height / 24)
     for p, (seen, game) in enumerate(zip(observation["points"], position["points"],
                                          strict=True), start=1):
         if seen == 0 and game == 0:
@@ -72,15 +72,15 @@ def camera_svg(observation: dict, position: dict, cal: Calibration) -> str:
         (x, y), = cal.field_to_px([(field.point_x(p), base + (0.06 if p <= 12 else -0.06))])
         fill, edge = ("#ffffff", "#000000") if seen > 0 else ("#111111", "#ffffff")
         if seen != game:
-            parts.append(f'<circle class="wrong" cx="{x:.1f}" cy="{y:.1f}" r="{size:.1f}" '
-                         f'fill="none" stroke="{WRONG}" stroke-width="3"/>')
+            parts.append(f'<circle class="wrong" cx="{x:.1f}" cy="{y:.1f}" r="{0.8 * size:.1f}" '
+                         f'fill="none" stroke="{WRONG}" stroke-width="4"/>')
         parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" fill="{fill}" '
                      f'stroke="{edge}" stroke-width="0.8" text-anchor="middle" '
                      f'dominant-baseline="central" font-family="sans-serif" '
                      f'font-weight="bold">{abs(seen)}</text>')
     for die in observation.get("dice", []):
         (x, y), = cal.field_to_px([die["field_xy"]])
-        parts.append(_die(x, y, size, die["value"], die.get("cocked", False)))
+        parts.append(_die(x, y, size / 2, die["value"], die.get("cocked", False)))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
             f'preserveAspectRatio="none">{"".join(parts)}</svg>')
 
@@ -104,7 +104,7 @@ def _cube(geo: DiagramGeometry, cube: dict) -> str:
     face = cube["value"] * 2 if offered else cube["value"]
     half = geo.radius
     stroke = "#ff9c1a" if offered else "#1e1e1e"
-    return (f'<g id="cube"><rect x="{x - half:.1f}" y="{y - half:.1f}" width="{2 * half:.1f}" '
+    return (f'<g class="cube"><rect x="{x - half:.1f}" y="{y - half:.1f}" width="{2 * half:.1f}" '
             f'height="{2 * half:.1f}" rx="4" fill="#ebebeb" stroke="{stroke}" '
             f'stroke-width="{4 if offered else 1}"/><text x="{x:.1f}" y="{y:.1f}" '
             f'font-size="{half:.1f}" text-anchor="middle" dominant-baseline="central" '

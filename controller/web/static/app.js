@@ -3,6 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const WARNINGS = new Set(["illegal", "mismatch", "roll_again", "no_move"]);
+const PASSING = new Set(["in_progress", "complete"]);  // the board and the move list show these
 let cameraBusy = false;
 
 function text(id, value) { $(id).textContent = value; }
@@ -39,7 +40,9 @@ function tutorText(t) {
 
 function badge(name, value) {
   const span = document.createElement("span");
-  span.className = "badge" + (/^(ok|connected)/.test(value) ? " ok" : "");
+  const health = /^(ok|connected|sim)/.test(value) ? " ok" :
+    /(lost|error|fail|unplugged|missing|reconnecting|no )/.test(value) ? " bad" : "";
+  span.className = "badge" + health;
   span.textContent = `${name}: ${value}`;
   return span;
 }
@@ -73,7 +76,7 @@ function show(s) {
     $("camera").src = `camera.jpg?v=${s.version}`;
   }
   list("moves", s.moves, (m) => [moveText(m), false]);
-  list("events", s.events.slice().reverse(), (e) => [e.text, WARNINGS.has(e.kind) || e.ok === false]);
+  list("events", s.events.filter((e) => !PASSING.has(e.kind)).reverse(), (e) => [e.text, WARNINGS.has(e.kind) || e.ok === false]);
   const advice = s.tutor ? [].concat(s.tutor) : [];
   list("tutor", advice, tutorText);
   $("moves").scrollTop = $("moves").scrollHeight;

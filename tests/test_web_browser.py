@@ -1,0 +1,82 @@
+"""The web view in a real browser (Debian's chromium driven by Playwright) during a replayed
+game: the moves appear as they are played, "double" and "take" reach the session and the cube
+follows, the match file downloads.
+
+Set BGBOARD_WEB_SCREENSHOT=FILE.png to keep the screenshot (docs/web-live.png was made so).
+"""
+
+import os
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from bgboard.calibration.file import from_dict
+from bgboard.controller.web import serve
+from web_helpers import Replay
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+TURNS = 5
+
+
+def move_text(action) -> str:
+    """An action as the page's move list words it."""
+    return f"{action.color.key} {action.dice[0]}{action.dice[1]}: {action.play.move}"
+
+
+@pytest.fixture
+def replay():
+    replay = Replay(turns=TURNS)
+    server = serve(replay.live, port=0, calibration=from_dict(replay.calibration))
+    yield replay, server
+    server.stop()
+    replay.stop()
+
+
+@pytest.fixture
+def page():
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser.new_page(viewport={"width": 1400, "height": 1050}, accept_downloads=True)
+        browser.close()
+
+
+def test_the_page_follows_a_replayed_game_and_doubles(replay, page, tmp_path):
+    replay, server = replay
+    page.goto(server.url)
+    expect(page.locator("#score")).to_have_text("Alice 0 - 0 Bob (money game, game 1)")
+    replay.start()
+    seen = set()
+    while not replay.done.is_set():
+        seen.add(page.locator("#moves li").count())
+        page.wait_for_timeout(100)
+    expected = [move_text(a) for a in replay.film.match.games[0].record[:TURNS]]
+    expect(page.locator("#moves li")).to_have_text(expected)
+    assert len(seen - {TURNS}) >= 3, f"the moves did not appear one by one: {sorted(seen)}"
+    assert page.locator("#camera").evaluate("img => img.naturalWidth") == 1280
+    expect(page.locator("#camera-overlay polygon")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("camera: ok (replay)")
+    expect(page.locator("#tutor li").first).to_contain_text(" is ")
+
+    roller = replay.match.games[-1].turn.key
+    taker = "black" if roller == "white" else "white"
+    expect(page.locator("#turn")).to_contain_text(f"({roller})")
+    expect(page.locator("#cube")).to_have_text("1 (centred)")
+    page.click("button[data-button=double]")
+    expect(page.locator("#pressed")).to_have_text("double sent")
+    expect(page.locator("#cube")).to_have_text(f"1 (centred), {roller} doubles to 2")
+    assert replay.pressed == ["double"]
+    expect(page.locator("#board .cube text")).to_have_text("2")
+    expect(page.locator("#events li").first).to_have_text(f"{roller} doubles to 2")
+    page.screenshot(path=os.environ.get("BGBOARD_WEB_SCREENSHOT", tmp_path / "web.png"),
+                    full_page=True)
+
+    page.click("button[data-button=take]")
+    expect(page.locator("#cube")).to_have_text(f"2 ({taker}'s)")
+    assert replay.pressed == ["double", "take"]
+    with page.expect_download() as download:
+        page.click("a[href='match.mat']")
+    text = open(download.value.path(), encoding="utf-8").read()
+    assert text == replay.live.match_file("mat")
+    assert "Doubles => 2" in text and "Takes" in text
