@@ -355,6 +355,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FIRMWARE.elf [--state FILE] [--link PATH]\n", argv[0]);
         return 2;
     }
+    if (fcntl(0, F_GETFD) == -1)              /* keep fd 0 from becoming the pty */
+        open("/dev/null", O_RDONLY);
+    signal(SIGTTIN, SIG_IGN);                 /* run in the background of a shell: reads fail */
     /* simavr chatters on stdout; keep stdout for our own first line. */
     int out = dup(1);
     dup2(2, 1);
