@@ -3,7 +3,8 @@
 Records: {"type": "match", "length", "players", "version"}, then per game {"type": "game"}
 (the first game is implied), {"type": "turn", "color", "dice", "move"} (move null = no legal
 move; "opening": true on a game's first roll), {"type": "double" | "take" | "drop"},
-{"type": "undo"} (the last turn is taken back). `rebuild` replays them into a Match.
+{"type": "undo"} (the last turn is taken back), {"type": "tutor", ...} (the tutor's verdict
+on a play). `rebuild` replays them into a Match.
 """
 
 from __future__ import annotations
@@ -117,5 +118,7 @@ def _replay(match: Match, record: dict) -> None:
         {"double": game.double, "take": game.take, "drop": game.drop}[kind]()
     elif kind == "undo":
         game.undo()
+    elif kind == "tutor":
+        return  # the tutor's verdict on a play: kept for review, nothing to replay
     else:
         raise ValueError(f"unknown record type {kind!r}")

@@ -16,7 +16,7 @@ class Lights:
         self.display = display
         self.match = match
 
-    def _base(self) -> Frame:
+    def base(self) -> Frame:
         """Whose turn it is and the cube, under every other meaning."""
         game = self.match.games[-1]
         board = game.board
@@ -42,5 +42,5 @@ class Lights:
             score = dict(zip(("white", "black"), data["score"], strict=True)) \
                 if self.match.length else None
             top = signals.game_over(data["winner"], data["points"], score)
-        frame = self._base()
+        frame = self.base()
         self.display.show(frame if top is None else frame | top)

@@ -45,6 +45,7 @@ class PlayOptions:
     fps: float | None = None
     hardware: str | None = None
     session: dict = field(default_factory=dict)
+    tutor: dict = field(default_factory=dict)
 
 
 class Stop(Exception):
@@ -79,7 +80,9 @@ class Play:
         self.bus.subscribe(self._save)
         self.buttons: queue.Queue[str] = self.live.presses
         self.display = None
+        self.lights = None
         self.server = None
+        self.coach = None
 
     # --- the match and its journal ---------------------------------------------------------
     def _match(self) -> tuple[Match, tuple[str, str], float]:
@@ -115,7 +118,23 @@ class Play:
         self.display = Display(backend, config.servo)
         self.display.start()
         if self.options.mode != "record":
-            self.bus.subscribe(Lights(self.display, self.match))
+            self.lights = Lights(self.display, self.match)
+            self.bus.subscribe(self.lights)
+
+    def _open_tutor(self) -> None:
+        """In tutor mode: hints, warnings and cube advice (setting `tutor.modes`)."""
+        if self.options.mode != "tutor":
+            return
+        from .coach import Coach
+        from .tutor import Settings, Tutor
+
+        settings = dict(self.options.tutor)
+        modes = settings.pop("modes", {"white": "warn+cube", "black": "warn+cube"})
+        coach = Coach(Tutor(Settings(**settings), modes), self.match,
+                      show=lambda frame: self.display.show(self.lights.base() | frame),
+                      publish=self.live.tutor, log=self.journal.append)
+        self.bus.subscribe(coach)
+        self.coach = coach
 
     def _open_web(self) -> None:
         if not self.options.web:
@@ -144,6 +163,7 @@ class Play:
         old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
         try:
             self._open_leds()
+            self._open_tutor()
             self._open_web()
             session = Session(self.match, self.bus, self.journal,
                               settings_for(self.calibration.to_dict(), **self.options.session))
@@ -152,6 +172,8 @@ class Play:
             last_shown = 0.0
             for t, frame in self._frames():
                 self._drain(session)
+                if self.coach is not None:
+                    self.coach.drain()
                 if frame is None or t <= self.skip_until:
                     continue
                 try:
@@ -183,6 +205,8 @@ class Play:
 
     def _close(self) -> None:
         """LEDs off, web stopped, journal and match files on disk."""
+        if self.coach is not None:
+            self.coach.tutor.close()
         if self.display is not None:
             self.display.close()
         if self.server is not None:
