@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..calibration.file import Calibration
+from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
 from . import checkers, dice, hand
 from .learn import guess_colours
@@ -16,6 +17,8 @@ class Reader:
     def __init__(self, cal: Calibration):
         self.cal = cal
         self.view = FieldView(cal)
+        intrinsics = cal.extra.get("intrinsics")
+        self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         colours = cal.extra.get("colours")
         self.classify = checkers.Classifier(colours) if colours else None
 
@@ -23,6 +26,8 @@ class Reader:
         """The Observation of one BGR frame."""
         check_image(image, self.cal)
         view = self.view
+        if self.undistort:
+            image = self.undistort(image)
         rect = view.warp(image)
         classify = self.classify or checkers.Classifier(guess_colours(rect, view))
         even = checkers.even_lab(rect, view, classify.colours)

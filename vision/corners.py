@@ -1,0 +1,127 @@
+"""Finding the playing field in a frame of the start position.
+
+`find_field` looks for the two halves of the field (two large quadrilaterals side by side, the
+bar between them) and takes the outer corners. `orient` decides which corner is which by
+reading the frame through each of the eight labellings and keeping the one that sees the
+start position best.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+
+from ..calibration.file import CORNERS, Calibration
+from ..calibration.geometry import FieldGeometry
+
+START = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
+
+
+def _quads(image: np.ndarray) -> list[np.ndarray]:
+    """Convex quadrilaterals of 5..60% of the image found on colour edges."""
+    k = 640 / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    h, w = small.shape[:2]
+    lab = cv2.cvtColor(cv2.bilateralFilter(small, 9, 40, 9), cv2.COLOR_BGR2LAB)
+    edges = np.zeros((h, w), np.uint8)
+    for channel in cv2.split(lab):
+        edges |= cv2.Canny(channel, 30, 90)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(255 - edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    quads = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not 0.05 * w * h <= area <= 0.6 * w * h:
+            continue
+        hull = cv2.convexHull(c)
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4 and area > 0.85 * cv2.contourArea(approx):
+            quads.append(approx.reshape(4, 2).astype(np.float64) / k)
+    return quads
+
+
+def find_field(image: np.ndarray) -> np.ndarray | None:
+    """The four field corners (unordered, 4 x 2) from its two halves, or None."""
+    quads = _quads(image)
+    best, best_score = None, 0.0
+    for a, b in itertools.combinations(quads, 2):
+        area_a = cv2.contourArea(a.astype(np.float32))
+        area_b = cv2.contourArea(b.astype(np.float32))
+        if min(area_a, area_b) < 0.7 * max(area_a, area_b):
+            continue
+        gap = np.linalg.norm(a.mean(0) - b.mean(0))
+        if gap < 0.5 * np.sqrt(area_a) or gap > 2.0 * np.sqrt(area_a):
+            continue
+        hull = cv2.convexHull(np.vstack([a, b]).astype(np.float32))
+        outer = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+        if len(outer) != 4:
+            continue
+        fill = (area_a + area_b) / cv2.contourArea(outer)
+        if fill > best_score and fill > 0.75:
+            best, best_score = outer.astype(np.float64), fill
+    return best
+
+
+def _ring(corners: np.ndarray) -> np.ndarray:
+    """Corners in order around the quadrilateral."""
+    centre = corners.mean(0)
+    angles = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
+    return corners[np.argsort(angles)]
+
+
+def labellings(corners: np.ndarray):
+    """The eight ways to name four corners p1, p12, p13, p24 going round the field."""
+    ring = _ring(np.asarray(corners, np.float64))
+    for start in range(4):
+        for step in (1, -1):
+            order = [ring[(start + step * i) % 4] for i in range(4)]
+            yield dict(zip(CORNERS, (tuple(map(float, p)) for p in order), strict=True))
+
+
+def start_score(image: np.ndarray, cal: Calibration) -> float:
+    """How much the frame looks like the start position through `cal`: the 8 start points
+    unlike the empty ones, White's four alike, Black's four alike, White's the lighter."""
+    from ..calibration.rectify import FieldView
+
+    view = FieldView(cal, width=240)
+    lab = cv2.cvtColor(cv2.GaussianBlur(view.warp(image), (5, 5), 0), cv2.COLOR_BGR2LAB)
+    lab = lab.astype(np.float32)
+    spots = []
+    for row in view.rows[:24]:
+        x, y = round(row.base[0]), round(row.base[1] + row.direction * 0.5 * view.d)
+        spots.append(np.median(lab[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3), axis=0))
+    spots = np.array(spots)
+    empty = {par: np.median([spots[i] for i in range(24) if not START[i] and i % 2 == par], axis=0)
+             for par in (0, 1)}
+    unlike = np.array([np.linalg.norm(spots[i] - empty[i % 2]) for i in range(24)])
+    occupied = np.array([bool(n) for n in START])
+    white = spots[[i for i in range(24) if START[i] > 0]]
+    black = spots[[i for i in range(24) if START[i] < 0]]
+    spread = np.linalg.norm(white - white.mean(0), axis=1).mean()
+    spread += np.linalg.norm(black - black.mean(0), axis=1).mean()
+    apart = np.linalg.norm(white.mean(0) - black.mean(0))
+    lighter = 20.0 if white[:, 0].mean() > black[:, 0].mean() else -20.0
+    return float(unlike[occupied].mean() - unlike[~occupied].mean() + apart - spread + lighter)
+
+
+def orient(image: np.ndarray, corners, geometry: FieldGeometry | None = None) -> Calibration:
+    """The labelling of `corners` under which the frame shows the start position best.
+
+    Only the labellings whose p1-p12 side is the long one are tried (the points run along the
+    long sides)."""
+    size = (image.shape[1], image.shape[0])
+    geometry = geometry or FieldGeometry()
+    best, best_score = None, -1.0
+    for named in labellings(corners):
+        c = {k: np.array(v) for k, v in named.items()}
+        if np.linalg.norm(c["p12"] - c["p1"]) < np.linalg.norm(c["p24"] - c["p1"]):
+            continue
+        cal = Calibration(size, named, geometry)
+        score = start_score(image, cal)
+        if score > best_score:
+            best, best_score = cal, score
+    if best is None or best_score < 30:
+        raise ValueError("the start position is not on the board (cannot tell the corners apart)")
+    return best
