@@ -245,3 +245,23 @@ def test_serve_on_a_busy_port_says_so(live):
         port = busy.getsockname()[1]
         with pytest.raises(OSError, match=f"the web view cannot listen on 127.0.0.1:{port}"):
             serve(live, port=port)
+
+
+def _read_to_the_end(url: str, opened: threading.Event, ended: list) -> None:
+    with httpx.stream("GET", url, timeout=30) as answer:
+        for line in answer.iter_lines():
+            if line.startswith("data: "):
+                opened.set()
+    ended.append(True)
+
+
+def test_stop_ends_the_open_event_streams(live):
+    server = serve(live, port=0)
+    opened, ended = threading.Event(), []
+    reader = threading.Thread(target=_read_to_the_end,
+                              args=(server.url + "events", opened, ended))
+    reader.start()
+    assert opened.wait(10)
+    server.stop()
+    reader.join(5)
+    assert ended == [True]

@@ -6,6 +6,7 @@ Set BGBOARD_WEB_SCREENSHOT=FILE.png to keep the screenshot (docs/web-live.png wa
 """
 
 import os
+import time
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -54,10 +55,18 @@ def test_the_page_follows_a_replayed_game_and_doubles(replay, page, tmp_path):
     expected = [move_text(a) for a in replay.film.match.games[0].record[:TURNS]]
     expect(page.locator("#moves li")).to_have_text(expected)
     assert len(seen - {TURNS}) >= 3, f"the moves did not appear one by one: {sorted(seen)}"
-    assert page.locator("#camera").evaluate("img => img.naturalWidth") == 1280
+    page.wait_for_function("document.getElementById('camera').naturalWidth === 1280")
     expect(page.locator("#camera-overlay polygon")).to_have_count(1)
     expect(page.locator("#status")).to_contain_text("camera: ok (replay)")
-    expect(page.locator("#tutor li").first).to_contain_text(" is ")
+    deadline = time.monotonic() + 10
+    while replay.advised < replay.judged and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert replay.advised == replay.judged >= 1
+    advice = replay.live.snapshot()["tutor"]
+    dice = "".join(map(str, advice["dice"]))
+    expect(page.locator("#tutor li")).to_contain_text(
+        f"{advice['player']} {dice}: {advice['move']} is {advice['verdict']}; "
+        f"best {advice['best']}")
 
     roller = replay.match.games[-1].turn.key
     taker = "black" if roller == "white" else "white"

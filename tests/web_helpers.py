@@ -46,6 +46,8 @@ class Replay:
         bus.subscribe(Lights(self.display, self.match))
         bus.subscribe(self.live.event)
         self.pressed: list[str] = []
+        self.judged = 0  # plays given to the tutor; `advised` counts its answers
+        self.advised = 0
         self._leds: list = []
         self.done = threading.Event()
         self._stop = threading.Event()
@@ -64,6 +66,7 @@ class Replay:
     def _advice(self, result) -> None:
         self.live.tutor(result.to_dict() if hasattr(result, "to_dict") else
                         {"player": result.color.key, "reason": result.reason})
+        self.advised += 1
 
     def _run(self) -> None:
         stabilizer = Stabilizer()
@@ -81,7 +84,7 @@ class Replay:
                 self.session.view(view)
             self.session.tick(index / 10)
             if len(game.record) > made and game.record[-1].play is not None:
-                self.tutor.play_settled(before, dice, game.record[-1].play)
+                self.judged += self.tutor.play_settled(before, dice, game.record[-1].play)
             self._show_leds()
             last = shot, index, obs
             if time.monotonic() - last_picture >= self.pictures:
