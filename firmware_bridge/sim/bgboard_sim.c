@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,7 +265,8 @@ static void read_commands(void)
     static char line[128];
     static size_t len;
     static int eof;
-    if (!eof && len < sizeof(line) - 1) {
+    struct pollfd ready = {.fd = 0, .events = POLLIN};
+    if (!eof && len < sizeof(line) - 1 && poll(&ready, 1, 0) > 0) {
         ssize_t n = read(0, line + len, sizeof(line) - 1 - len);
         eof = n == 0;
         len += n > 0 ? n : 0;
@@ -392,7 +394,6 @@ int main(int argc, char **argv)
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
-    fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
     /* Boot the firmware (it clocks out a dark strip) before anyone sees the pty. */
     int state = cpu_Running;
     while (!strip.frames && avr->cycle < FREQUENCY / 10 && state != cpu_Crashed)
