@@ -4,7 +4,8 @@ A game is played by the engine (a simple greedy policy with some randomness), th
 shots: a hand throws the dice, the dice settle on the roller's right half, a hand moves each
 checker, a hand picks up the dice. Opening ties, cocked dice (roll again), hits, the bar,
 bear-offs and cube actions (buttons) all occur. Each shot is one rendered picture held for
-some frames, so a game renders in about a minute.
+some frames. Hand frames never count, so all of a turn's hand shots show one picture (a hand
+over the board as the turn began): that keeps a game near 200 pictures.
 """
 
 from __future__ import annotations
@@ -193,10 +194,10 @@ def _film_moves(f: _Filmer, game: Game, rng: random.Random, opening: bool) -> No
     b = mover_board(before)
     for step in play.steps if play else ():
         b = apply_step(b, step.start, step.end)[0]
-        f.shot(before, lying, hand=True)
+        f.shot(before, hand=True)
         f.shot(position_from_mover(b, before), lying)
     game.move(play)
-    f.shot(game.board, hand=True)
+    f.shot(before, hand=True)
     f.shot(game.board)
 
 
