@@ -2,7 +2,8 @@
 
 Like the play loop: each frame's Observation (the film's ground truth) goes through the
 stabiliser into the Session; the LEDs follow its events on the simulated board; the tutor
-judges each play; button presses from the page are taken from `live.presses` between frames.
+(through the coach) judges each play and advises on the cube; button presses from the page
+are taken from `live.presses` between frames.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 
+from bgboard.controller.coach import Coach
 from bgboard.controller.events import EventBus
 from bgboard.controller.lights import Lights
 from bgboard.controller.live import LiveState
@@ -41,13 +43,16 @@ class Replay:
         self.live = LiveState(self.match, ("Alice", "Bob"))
         self.backend = SimBackend()
         self.display = Display(self.backend, load_config().servo)
-        self.tutor = Tutor(Settings(engine="builtin", ply=0, budget=0.5),
-                           {"white": "warn", "black": "warn"}, on_result=self._advice)
-        bus.subscribe(Lights(self.display, self.match))
+        lights = Lights(self.display, self.match)
+        tutor = Tutor(Settings(engine="builtin", ply=0, budget=0.5),
+                      {"white": "warn+cube", "black": "warn+cube"})
+        self.coach = Coach(tutor, self.match,
+                           show=lambda frame: self.display.show(lights.base() | frame),
+                           publish=self.live.tutor)
+        bus.subscribe(lights)
+        bus.subscribe(self.coach)
         bus.subscribe(self.live.event)
         self.pressed: list[str] = []
-        self.judged = 0  # plays given to the tutor; `advised` counts its answers
-        self.advised = 0
         self._leds: list = []
         self.done = threading.Event()
         self._stop = threading.Event()
@@ -60,13 +65,8 @@ class Replay:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(10)
-        self.tutor.close()
+        self.coach.tutor.close()
         self.display.close()
-
-    def _advice(self, result) -> None:
-        self.live.tutor(result.to_dict() if hasattr(result, "to_dict") else
-                        {"player": result.color.key, "reason": result.reason})
-        self.advised += 1
 
     def _run(self) -> None:
         stabilizer = Stabilizer()
@@ -77,14 +77,11 @@ class Replay:
                 break
             self._take_presses()
             obs = observation(shot)
-            game = self.session.game
-            before, dice, made = game.board, game.dice, len(game.record)
             view = stabilizer.feed(obs, index / 10)
             if view is not None:
                 self.session.view(view)
             self.session.tick(index / 10)
-            if len(game.record) > made and game.record[-1].play is not None:
-                self.judged += self.tutor.play_settled(before, dice, game.record[-1].play)
+            self.coach.drain()
             self._show_leds()
             last = shot, index, obs
             if time.monotonic() - last_picture >= self.pictures:
@@ -94,9 +91,11 @@ class Replay:
             time.sleep(self.delay)
         if last is not None:
             self.live.frame(self._picture(*last[:2]), last[2])
+        self.coach.drain(wait=10)
         self.done.set()
         while not self._stop.wait(0.02):
             self._take_presses()
+            self.coach.drain()
             self._show_leds()
 
     def _show_leds(self) -> None:

@@ -26,16 +26,19 @@ function moveText(m) {
   return `${m.color} ${m.kind}s` + (m.cube ? ` (cube ${m.cube})` : "");
 }
 
+// The coach's advice (controller/coach.py): a verdict, a hint, cube advice or a failure.
 function tutorText(t) {
-  if (t.text) return [t.text, t.warn];
-  if (t.verdict) {
+  if (t.kind === "verdict") {
     return [`${t.player} ${t.dice.join("")}: ${t.move} is ${t.verdict}; best ${t.best}` +
-            ` (loses ${t.equity_loss})`, t.verdict !== "good"];
+            ` (loses ${t.equity_loss})`, t.warn];
   }
-  if (t.best) return [`hint for ${t.player}: ${t.best}`, false];
-  if (t.action) return [`cube for ${t.player}: ${t.action}`, false];
-  if (t.reason) return [`tutor: ${t.reason}`, true];
-  return [JSON.stringify(t), false];
+  if (t.kind === "hint") {
+    const left = t.hints_left === null ? "" : ` (${t.hints_left} hints left)`;
+    return [`hint for ${t.player}: ${t.best}${left}`, false];
+  }
+  if (t.kind === "cube") return [`cube for ${t.player}: ${t.advice}`, false];
+  if (t.kind === "failed") return [`tutor: ${t.reason}`, true];
+  return [t.text ?? JSON.stringify(t), false];
 }
 
 function badge(name, value) {
@@ -53,6 +56,14 @@ function showStatus(status, server) {
 }
 
 let lastStatus = {};
+const advice = [];  // the tutor's last few words, newest first (the state holds the latest)
+
+function remember(t) {
+  if (t && (advice.length === 0 || JSON.stringify(advice[0]) !== JSON.stringify(t))) {
+    advice.unshift(t);
+    advice.length = Math.min(advice.length, 4);
+  }
+}
 
 function show(s) {
   const [white, black] = s.players;
@@ -77,7 +88,7 @@ function show(s) {
   }
   list("moves", s.moves, (m) => [moveText(m), false]);
   list("events", s.events.filter((e) => !PASSING.has(e.kind)).reverse(), (e) => [e.text, WARNINGS.has(e.kind) || e.ok === false]);
-  const advice = s.tutor ? [].concat(s.tutor) : [];
+  remember(s.tutor);
   list("tutor", advice, tutorText);
   $("moves").scrollTop = $("moves").scrollHeight;
   lastStatus = s.status;
