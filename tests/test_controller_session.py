@@ -168,3 +168,29 @@ def test_the_journal_rebuilds_the_match_even_after_a_torn_write(tmp_path):
     with open(path, "a") as torn:
         torn.write('{"type": "turn", "col')
     assert records(rebuild(read_journal(path))[0]) == records(result.match)
+
+
+def test_a_turn_that_cannot_be_resolved_is_flagged_never_invented():
+    film = FILMS[0]
+    obs = observations(film)
+    truth = film.match.games[0].record
+    tenth = sum(s.frames for s in film.shots[:_shot_after_moves(film, 10)])
+    for o in obs[tenth:]:  # from the 10th turn's end on, one checker is misread for good
+        o["points"] = list(o["points"])
+        o["points"][11] += 1 if o["points"][11] >= 0 else -1
+    result = record(obs, lambda o: o, calibration=calibration(film), buttons=film.buttons,
+                    match=type(film.match)(length=3))
+    got = result.match.games[0].record
+    assert got == truth[:len(got)] and len(got) < len(truth)
+    assert any(e.kind in ("mismatch", "illegal") for e in result.bus.history)
+
+
+def _shot_after_moves(film, moves: int) -> int:
+    """The index of the shot that shows the board after the first `moves` pick-ups."""
+    done = 0
+    for index, shot in enumerate(film.shots):
+        if not shot.hand and not shot.dice and index and film.shots[index - 1].hand:
+            done += 1
+            if done == moves:
+                return index
+    raise AssertionError("the film is shorter")
