@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 
+import serial
+
 from . import protocol as p
 from .discovery import find_port
 
@@ -159,13 +161,14 @@ class Link:
                 wait = INCOMPATIBLE_WAIT
             except (OSError, ValueError) as exc:
                 self._drop("disconnected", str(exc))
+            except Exception as exc:        # a bug must not silence the board for good
+                log.exception("bgboard link failed")
+                self._drop("disconnected", f"link error: {exc!r}")
             self._closing.wait(wait)
             wait = min(wait * 2, max(wait, BACKOFF[1]))
         self._set_status("disconnected", "closed")
 
     def _connect(self) -> None:
-        import serial
-
         self._set_status("connecting", self.port or "USB")
         self._serial = serial.Serial(self.port or find_port(), self.baudrate, timeout=POLL,
                                      write_timeout=1.0, exclusive=True)
