@@ -10,7 +10,7 @@ from ..engine.game import Match
 from .events import Event, EventBus
 
 _SHOWN = ("committed", "game_over", "match_over", "new_game", "double", "take", "drop",
-          "takeback")
+          "takeback", "status")
 
 
 def summary(match: Match) -> str:

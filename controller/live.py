@@ -99,22 +99,23 @@ class LiveState:
                 write_mat(self.match, self.names)
 
     def snapshot(self) -> dict:
-        """Everything a viewer shows, as JSON-ready data."""
+        """Everything a viewer shows, as JSON-ready data. The game is read from one of its
+        immutable states, so the parts agree while the play loop moves on."""
         with self._lock:
-            game = self.match.games[-1]
-            board = game.board
-            owner, offered = board.cube_owner, game.doubled_by  # White is 0: test for None
+            state = self.match.games[-1].state
+            board = state.position
+            owner, offered = board.cube_owner, state.doubled_by  # White is 0: test for None
             moves = [{"color": a.color.key, "kind": a.kind, "dice": a.dice,
                       "move": a.play.move if a.play else None, "cube": a.cube}
-                     for a in game.record]
+                     for a in state.record]
             return {
                 "version": self._version,
                 "players": list(self.names),
                 "position": board.to_dict(),
                 "position_id": position_id(board),
                 "match_id": match_id(self.match.state()),
-                "dice": list(game.dice) if game.dice else None,
-                "turn": board.turn.key if game.state.started else None,
+                "dice": list(state.dice) if state.dice else None,
+                "turn": board.turn.key if state.started else None,
                 "cube": {"value": board.cube,
                          "owner": owner.key if owner is not None else None,
                          "offered_by": offered.key if offered is not None else None},

@@ -20,7 +20,7 @@ import numpy as np
 from ..engine.game import Match
 from ..engine.matfile import write_mat
 from ..engine.sgf import write_sgf
-from .events import Event, EventBus
+from .events import Event
 from .journal import Journal, read_journal, rebuild
 from .live import LiveState
 from .recorder import settings_for
@@ -74,11 +74,16 @@ class Play:
         self.out.mkdir(parents=True, exist_ok=True)
         self.calibration = load(options.calibration)
         self.match, self.names, self.skip_until = self._match()
-        self.bus = EventBus()
+        from .console import Console
+
+        self.console = Console()
+        self.bus = self.console.bus
         self.live = LiveState(self.match, self.names)
         self.bus.subscribe(self.live.event)
         self.bus.subscribe(self._save)
+        self.bus.subscribe(self._status)
         self.buttons: queue.Queue[str] = self.live.presses
+        self.links: queue.Queue = queue.Queue()  # serial link events, from the link thread
         self.display = None
         self.lights = None
         self.server = None
@@ -99,6 +104,11 @@ class Play:
                              "players": list(self.options.players), "version": 1})
         return Match(length=self.options.match), tuple(self.options.players), -1.0
 
+    def _status(self, event: Event) -> None:
+        if event.kind == "status":
+            detail = event.data["detail"]
+            self.live.status(**{event.data["part"]: "ok" if event.data["ok"] else detail})
+
     def _save(self, event: Event) -> None:
         if event.kind in ("committed", "game_over", "takeback", "double", "take", "drop",
                           "new_game"):
@@ -113,9 +123,10 @@ class Play:
         from .lights import Lights
 
         config = load_config(self.options.hardware)
-        backend = open_backend(self.options.leds, config)
+        backend = open_backend(self.options.leds, config, on_link=self.links.put, quiet=True)
         backend.on_button(self.buttons.put)
-        self.display = Display(backend, config.servo)
+        self.live.status(link="sim" if self.options.leds == "sim" else "connecting")
+        self.display = Display(backend, config.servo, on_sent=self.live.leds)
         self.display.start()
         if self.options.mode != "record":
             self.lights = Lights(self.display, self.match)
@@ -145,7 +156,8 @@ class Play:
             raise ValueError("the web view needs the web extra: pip install 'bgboard[web]'") \
                 from exc
         host, _, port = self.options.web.rpartition(":")
-        self.server = serve(self.live, host or "127.0.0.1", int(port), self.options.token)
+        self.server = serve(self.live, host or "127.0.0.1", int(port), self.options.token,
+                            calibration=self.calibration)
         print(f"web view: {self.server.url}", flush=True)
 
     def _frames(self) -> Iterator[tuple[float, np.ndarray | None]]:
@@ -162,11 +174,11 @@ class Play:
 
         old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
         try:
+            session = Session(self.match, self.bus, self.journal,
+                              settings_for(self.calibration.to_dict(), **self.options.session))
             self._open_leds()
             self._open_tutor()
             self._open_web()
-            session = Session(self.match, self.bus, self.journal,
-                              settings_for(self.calibration.to_dict(), **self.options.session))
             stabilizer = Stabilizer()
             reader = Reader(self.calibration)
             last_shown = 0.0
@@ -197,11 +209,14 @@ class Play:
         return 0
 
     def _drain(self, session: Session) -> None:
-        while True:
-            try:
-                session.press(self.buttons.get_nowait())
-            except queue.Empty:
-                return
+        """Button presses and link events from other threads, handled in the loop's own."""
+        while not self.links.empty():
+            event = self.links.get_nowait()
+            ok = event.status == "connected"
+            self.bus.emit("status", f"board link: {event.status} {event.detail}".strip(),
+                          part="link", ok=ok, detail=f"{event.status} {event.detail}".strip())
+        while not self.buttons.empty():
+            session.press(self.buttons.get_nowait())
 
     def _close(self) -> None:
         """LEDs off, web stopped, journal and match files on disk."""

@@ -8,8 +8,10 @@ from .backend import Backend
 from .config import Config
 
 
-def open_backend(spec: str, config: Config) -> Backend:
-    """The backend `spec` names, wired as `config` says; ValueError for an unknown name."""
+def open_backend(spec: str, config: Config, on_link=None, quiet: bool = False) -> Backend:
+    """The backend `spec` names, wired as `config` says; ValueError for an unknown name.
+    `on_link(event)` hears the serial link's status changes; `quiet` keeps the simulator
+    from drawing in the terminal."""
     if spec == "gpio":
         try:
             from .gpio_backend import GpioBackend
@@ -20,7 +22,7 @@ def open_backend(spec: str, config: Config) -> Backend:
     if spec == "sim":
         from .sim_backend import SimBackend
 
-        return SimBackend(sys.stdout, config.servo)
+        return SimBackend(None if quiet else sys.stdout, config.servo)
     if spec.startswith("serial:") and spec != "serial:":
         try:
             from .serial_backend import SerialBackend
@@ -28,5 +30,5 @@ def open_backend(spec: str, config: Config) -> Backend:
             if exc.name and exc.name.endswith("serial_backend"):
                 raise ValueError("the serial backend is not installed") from None
             raise ValueError(f"the serial backend needs {exc.name}: pip install pyserial") from None
-        return SerialBackend(spec.removeprefix("serial:"))
+        return SerialBackend(spec.removeprefix("serial:"), on_event=on_link)
     raise ValueError(f"unknown backend {spec!r} (use gpio, sim or serial:PORT)")

@@ -16,11 +16,14 @@ from .frame import DARK, RGB, TICK, Frame
 
 
 class Display:
-    """Shows Frames on a backend: `show(frame)`, then `update()` every tick (or `start()`)."""
+    """Shows Frames on a backend: `show(frame)`, then `update()` every tick (or `start()`).
+    `on_sent(colours)` hears each set of colours sent (the web view shows them)."""
 
     def __init__(self, backend: Backend, servo: Servo,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_sent: Callable[[tuple[RGB, ...]], None] | None = None) -> None:
         self.backend = backend
+        self._on_sent = on_sent
         self._servo = servo
         self._clock = clock
         self._lock = threading.Lock()
@@ -47,6 +50,8 @@ class Display:
             if leds != self._sent:
                 self.backend.show(leds)
                 self._sent = leds
+                if self._on_sent is not None:
+                    self._on_sent(leds)
             cube = self._frame.cube
             if cube is not None and cube != self._cube:
                 self.backend.turn_cube(self._servo.angle(cube))
