@@ -15,7 +15,7 @@ from cobs import cobs
 
 PROTOCOL_VERSION = 1
 LED_COUNT = 30
-BUTTON_COUNT = 6
+BUTTON_EVENTS = 6           # double, take, pass, undo, confirm, menu (confirm held 1 s)
 MAX_PAYLOAD = 102
 MAX_PACKET = 2 + MAX_PAYLOAD + 2
 MAX_ENCODED = MAX_PACKET + 1
@@ -121,9 +121,9 @@ class Hello:
     firmware: tuple[int, int]
     board_id: int
     led_count: int
-    button_count: int
+    button_events: int
     silence_ms: int
-    presses: bytes           # the wrapping press counter of each button
+    presses: bytes           # the wrapping counter of each button event
 
     @classmethod
     def parse(cls, payload: bytes) -> Hello:

@@ -37,9 +37,9 @@ class Simulator:
         """The pins as last decoded: {"leds": [[r, g, b], ...], "servo_deg": a}."""
         return json.loads(self.state_path.read_text())
 
-    def press(self, button: int) -> None:
-        """Press and release button `button` (0..5), with contact bounce."""
-        self._process.stdin.write(f"press {button}\n")
+    def press(self, button: int, held_ms: int = 80) -> None:
+        """Press button `button` (0..4) with contact bounce, hold it `held_ms`, release it."""
+        self._process.stdin.write(f"press {button} {held_ms}\n")
         self._process.stdin.flush()
 
     def stop(self) -> str:

@@ -86,7 +86,7 @@ def test_firmware_info_reports_what_the_board_says(sim):
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == {
         "port": sim.pty, "protocol": 1, "firmware": "1.0", "board_id": 1, "leds": 30,
-        "buttons": 6, "silence_ms": 3000, "servo_deg": None,
+        "button_events": 6, "silence_ms": 3000, "servo_deg": None,
         "errors": {"crc": 0, "oversize": 0, "bad": 0}}
 
 

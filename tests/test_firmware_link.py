@@ -43,10 +43,12 @@ def test_backend_reports_button_presses_by_name(sim):
     with SerialBackend(sim.pty) as backend:
         backend.on_button(pressed.append)
         assert backend.confirmed(2.0)
-        for button in (0, 4, 5, 4):
+        for button in (0, 4, 3):
             sim.press(button)                   # queued: one after the other
-        assert wait_for(lambda: len(pressed) == 4, 2.0)
-    assert pressed == ["double", "confirm", "menu", "confirm"]
+        sim.press(4, held_ms=1100)
+        sim.press(1)
+        assert wait_for(lambda: len(pressed) == 5, 3.0)
+    assert pressed == ["double", "confirm", "undo", "menu", "take"]
 
 
 def test_another_protocol_version_is_reported_not_used(sim, monkeypatch):

@@ -28,7 +28,7 @@ def nak_reason(packet: p.Packet) -> str:
 
 def test_hello_reports_versions_board_and_sizes(port):
     assert port.hello() == p.Hello(protocol=1, firmware=(1, 0), board_id=1, led_count=30,
-                                   button_count=6, silence_ms=3000, presses=bytes(6))
+                                   button_events=6, silence_ms=3000, presses=bytes(6))
 
 
 def test_commands_before_hello_or_with_another_version_get_no_session(port):
@@ -133,6 +133,12 @@ def test_heartbeat_and_buttons_report_debounced_press_counters(sim, port):
     sim.press(0)
     assert port.receive().payload == bytes([1, 0, 0, 1, 0, 0])
     assert port.ask(p.HEARTBEAT).payload == bytes([1, 0, 0, 1, 0, 0])
+    sim.press(4)                                          # confirm counts on release
+    assert port.receive().payload == bytes([1, 0, 0, 1, 1, 0])
+    sim.press(4, held_ms=1100)                            # held 1 s: menu, and no confirm
+    event = port.receive(1.5)
+    assert event.payload == bytes([1, 0, 0, 1, 1, 1])
+    assert port.receive(0.3) is None
 
 
 def test_silent_host_darkens_leds_rests_servo_and_ends_session(sim, port):

@@ -80,7 +80,7 @@ def run_info(args: argparse.Namespace) -> int:
         link.close()
     print(json.dumps({
         "port": port, "protocol": hello.protocol, "firmware": "{}.{}".format(*hello.firmware),
-        "board_id": hello.board_id, "leds": hello.led_count, "buttons": hello.button_count,
+        "board_id": hello.board_id, "leds": hello.led_count, "button_events": hello.button_events,
         "silence_ms": hello.silence_ms, "servo_deg": state.servo_now,
         "errors": {"crc": state.crc_errors, "oversize": state.oversize,
                    "bad": state.bad_packets}}))

@@ -1,4 +1,4 @@
-/* Up to six buttons on PC0..PC5 (Arduino A0..A5) to ground, internal pull-ups, debounced. */
+/* Five buttons on PC0..PC4 (Arduino A0..A4) to ground, internal pull-ups, debounced. */
 #ifndef BGB_BUTTONS_H
 #define BGB_BUTTONS_H
 #include <stdint.h>
@@ -7,6 +7,6 @@
 
 void buttons_init(void);
 void buttons_tick_1ms(void);
-extern volatile uint8_t button_presses[BUTTON_COUNT];   /* wrapping press counters */
+extern volatile uint8_t button_presses[EVENT_COUNT];   /* wrapping counter per event */
 
 #endif

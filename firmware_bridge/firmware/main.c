@@ -15,7 +15,7 @@
 static uint8_t leds[LED_COUNT * 3];
 static uint8_t session;                 /* a matching HELLO was received */
 static uint8_t event_seq;
-static uint8_t sent_presses[BUTTON_COUNT];
+static uint8_t sent_presses[EVENT_COUNT];
 static volatile uint16_t silent_ms;
 static volatile uint8_t silence_expired;
 
@@ -52,21 +52,21 @@ static void reply_hello(const packet_t *p)
         return;
     }
     session = p->payload[0] == PROTOCOL_VERSION;
-    uint8_t out[9 + BUTTON_COUNT] = {PROTOCOL_VERSION, FIRMWARE_MAJOR, FIRMWARE_MINOR, 0, 0,
-                                     LED_COUNT, BUTTON_COUNT};
+    uint8_t out[9 + EVENT_COUNT] = {PROTOCOL_VERSION, FIRMWARE_MAJOR, FIRMWARE_MINOR, 0, 0,
+                                     LED_COUNT, EVENT_COUNT};
     put16(out + 3, BOARD_ID);
     put16(out + 7, SILENCE_MS);
-    for (uint8_t i = 0; i < BUTTON_COUNT; i++)
+    for (uint8_t i = 0; i < EVENT_COUNT; i++)
         out[9 + i] = sent_presses[i] = button_presses[i];
     link_send(p->seq, MSG_HELLO_REPLY, out, sizeof(out));
 }
 
 static void reply_buttons(uint8_t seq, uint8_t type)
 {
-    uint8_t out[BUTTON_COUNT];
-    for (uint8_t i = 0; i < BUTTON_COUNT; i++)
+    uint8_t out[EVENT_COUNT];
+    for (uint8_t i = 0; i < EVENT_COUNT; i++)
         out[i] = sent_presses[i] = button_presses[i];
-    link_send(seq, type, out, BUTTON_COUNT);
+    link_send(seq, type, out, EVENT_COUNT);
 }
 
 static void reply_state(uint8_t seq)
@@ -161,7 +161,7 @@ static void go_dark(void)
 
 static uint8_t presses_changed(void)
 {
-    for (uint8_t i = 0; i < BUTTON_COUNT; i++)
+    for (uint8_t i = 0; i < EVENT_COUNT; i++)
         if (button_presses[i] != sent_presses[i])
             return 1;
     return 0;

@@ -10,7 +10,9 @@
 #endif
 
 #define LED_COUNT 30
-#define BUTTON_COUNT 6
+#define BUTTON_COUNT 5      /* double, take, pass, undo, confirm */
+#define EVENT_COUNT 6       /* the same and menu: confirm held HOLD_MS */
+#define HOLD_MS 1000
 #define MAX_PAYLOAD 102
 #define MAX_PACKET (2 + MAX_PAYLOAD + 2)   /* seq, type, payload, CRC-16 */
 #define MAX_ENCODED (MAX_PACKET + 1)       /* COBS adds one byte per 254 */

@@ -9,7 +9,8 @@
  * Received bytes enter the UART one per byte time, at the pace of simavr's UART model.
  *
  * usage: bgboard_sim FIRMWARE.elf [--state FILE] [--link PATH]
- * First stdout line: "pty: PATH". Standard input takes "press N" (N = button 0..5).
+ * First stdout line: "pty: PATH". Standard input takes "press N [MS]": button N (0..4) held
+ * MS milliseconds (default 80).
  * SIGTERM / SIGINT stop it cleanly. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,7 +33,7 @@
 
 #define FREQUENCY 16000000
 #define MAX_LEDS 30
-#define BUTTONS 6
+#define BUTTONS 5
 #define LATCH_CYCLES (FREQUENCY / 20000)     /* 50 us low latches the strip */
 #define SYNC_CYCLES (FREQUENCY / 1000)       /* lock to the wall clock every simulated ms */
 #define POLL_CYCLES (FREQUENCY / 5000)       /* read the pty every 200 us */
@@ -244,8 +245,9 @@ static void set_button(int i, int level)
 }
 
 static int pressed_button = -1;
+static unsigned held_ms;
 
-/* A press bounces for 2 ms, is held 80 ms and released. */
+/* A press bounces for 2 ms, is held `held_ms` and released. */
 static avr_cycle_count_t button_step(avr_t *a, avr_cycle_count_t when, void *param)
 {
     (void)a, (void)when;
@@ -255,7 +257,7 @@ static avr_cycle_count_t button_step(avr_t *a, avr_cycle_count_t when, void *par
         pressed_button = -1;
         return 0;
     }
-    avr_cycle_count_t wait = step == 2 ? FREQUENCY / 1000 * 80 : FREQUENCY / 1000;
+    avr_cycle_count_t wait = (avr_cycle_count_t)FREQUENCY / 1000 * (step == 2 ? held_ms : 1);
     avr_cycle_timer_register(avr, wait, button_step, (void *)(intptr_t)(step + 1));
     return 0;
 }
@@ -274,9 +276,10 @@ static void read_commands(void)
     char *nl;
     while (pressed_button < 0 && (nl = memchr(line, '\n', len))) {   /* one press at a time */
         *nl = 0;
-        int b;
-        if (sscanf(line, "press %d", &b) == 1 && b >= 0 && b < BUTTONS) {
+        int b, ms = 80;
+        if (sscanf(line, "press %d %d", &b, &ms) >= 1 && b >= 0 && b < BUTTONS && ms > 0) {
             pressed_button = b;
+            held_ms = ms;
             button_step(avr, avr->cycle, 0);
         } else {
             fprintf(stderr, "bgboard_sim: ignored command: %s\n", line);
