@@ -32,7 +32,6 @@ def test_backend_shows_turns_and_confirms(sim):
         assert backend.confirmed(5.0)
         assert sim.state() == {"leds": as_json(frame(19)), "servo_deg": 120.0}
         assert backend.link.hello.firmware == (1, 0)
-        assert backend.link.stats.resends == 0
         backend.turn_cube(60)
         assert backend.confirmed(5.0)
         assert sim.state()["servo_deg"] == 60.0
