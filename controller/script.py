@@ -228,3 +228,38 @@ def render_frames(film: Film, seed: int = 0, workers: int = 1) -> Iterator[np.nd
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def write_video(film: Film, path, seed: int = 0, workers: int = 1):
+    """The film as an MJPG video file (10 frames a second), as a camera would record it."""
+    import cv2
+
+    writer = None
+    for frame in render_frames(film, seed, workers):
+        if writer is None:
+            h, w = frame.shape[:2]
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (w, h))
+            writer.set(cv2.VIDEOWRITER_PROP_QUALITY, 95)
+        writer.write(frame)
+    writer.release()
+    return path
+
+
+def write_folder(film: Film, folder, seed: int = 0, workers: int = 1):
+    """The film as a folder of JPEG frames in name order (repeated pictures hard-linked)."""
+    import os
+    from pathlib import Path
+
+    import cv2
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    last = last_path = None
+    for index, frame in enumerate(render_frames(film, seed, workers)):
+        path = folder / f"frame{index:06d}.jpg"
+        if frame is last:
+            os.link(last_path, path)
+        else:
+            cv2.imwrite(str(path), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            last, last_path = frame, path
+    return folder
