@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-
-def bgboard(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bgboard.controller.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+from cli_helpers import bgboard
 
 
 def test_moves_json_matches_design_md():

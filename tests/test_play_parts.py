@@ -17,16 +17,13 @@ import pytest
 from bgboard.controller.cli import build_parser
 from bgboard.controller.journal import Journal, read_journal
 from bgboard.firmware_bridge.discovery import USB_IDS
+from cli_helpers import bgboard
 
 ROOT = Path(__file__).resolve().parents[1]
 CAL = {"version": 1, "image_size": [1280, 720],
        "corners_px": {"p1": [1100, 640], "p12": [180, 640], "p13": [180, 80],
                       "p24": [1100, 80]}}
 
-
-def bgboard(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bgboard.controller.cli", *args],
-                          capture_output=True, text=True, timeout=60, **kw)
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -12,14 +10,11 @@ from bgboard.engine.analysis import installed
 from bgboard.engine.board import BLACK
 from bgboard.engine.game import Match
 from bgboard.engine.matfile import write_mat
+from cli_helpers import bgboard
 
 pytestmark = pytest.mark.skipif(installed()[:2] != ["gnubg-nn", "gnubg"],
                                 reason="needs gnubg-nn and gnubg (the test extra and CI have both)")
 
-
-def bgboard(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bgboard.controller.cli", *args],
-                          capture_output=True, text=True, timeout=120)
 
 
 def test_hint_json_is_design_md_and_says_the_engine():
