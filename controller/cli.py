@@ -6,6 +6,7 @@ Bad input (ValueError or OSError from any layer) becomes one line on stderr and 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import commands
@@ -30,6 +31,7 @@ def build_parser() -> ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # our own one line says what failed
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0

@@ -1,0 +1,76 @@
+"""`bgboard record` and `bgboard demo` refuse bad input with one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli_helpers import bgboard
+
+CAL = {"version": 1, "image_size": [1280, 720],
+       "corners_px": {"p1": [1100, 640], "p12": [180, 640], "p13": [180, 80],
+                      "p24": [1100, 80]}}
+
+
+@pytest.fixture
+def cal(tmp_path):
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(CAL))
+    return path
+
+
+def test_record_a_missing_video(tmp_path, cal):
+    run = bgboard("record", str(tmp_path / "none.mp4"), "--calibration", str(cal),
+                  "--out", str(tmp_path / "x.mat"))
+    assert (run.returncode, run.stderr) == (
+        2, f"bgboard record: error: {tmp_path}/none.mp4: no such file or folder\n")
+
+
+def test_record_a_file_that_is_not_a_video(tmp_path, cal):
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"not a video at all")
+    run = bgboard("record", str(junk), "--calibration", str(cal), "--out",
+                  str(tmp_path / "x.mat"))
+    assert (run.returncode, run.stderr) == (
+        2, f"bgboard record: error: {junk}: not a video file OpenCV can read\n")
+    assert not (tmp_path / "x.mat").exists()
+
+
+def test_record_an_empty_folder(tmp_path, cal):
+    (tmp_path / "frames").mkdir()
+    run = bgboard("record", str(tmp_path / "frames"), "--calibration", str(cal), "--out",
+                  str(tmp_path / "x.mat"))
+    assert (run.returncode, run.stderr) == (
+        2, f"bgboard record: error: {tmp_path}/frames: the folder holds no images\n")
+
+
+def test_record_a_bad_calibration(tmp_path):
+    bad = tmp_path / "cal.json"
+    bad.write_text('{"version": 1}')
+    run = bgboard("record", str(tmp_path), "--calibration", str(bad), "--out",
+                  str(tmp_path / "x.mat"))
+    assert run.returncode == 2
+    assert run.stderr.startswith("bgboard record: error: ") and run.stderr.count("\n") == 1
+
+
+def test_record_a_bad_events_file(tmp_path, cal):
+    import cv2
+    import numpy as np
+
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "a.png"), np.zeros((720, 1280, 3), np.uint8))
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"frame": 3}\n')
+    run = bgboard("record", str(tmp_path / "frames"), "--calibration", str(cal), "--out",
+                  str(tmp_path / "x.mat"), "--events", str(events))
+    assert (run.returncode, run.stderr) == (
+        2, f'bgboard record: error: {events}: line 1: expected {{"frame": N, '
+           f'"button": NAME}}\n')
+
+
+def test_record_refuses_an_unknown_match_file_kind(tmp_path, cal):
+    (tmp_path / "frames").mkdir()
+    run = bgboard("record", str(tmp_path / "frames"), "--calibration", str(cal), "--out",
+                  str(tmp_path / "x.txt"))
+    assert run.returncode == 2
