@@ -1,4 +1,4 @@
-"""`bgboard record` and `bgboard demo` refuse bad input with one line and exit code 2."""
+"""`bgboard record` refuses bad input with one line and exit code 2."""
 
 from __future__ import annotations
 
