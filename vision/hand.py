@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 RUN = 0.05  # share of a side an arm covers at least
+GAP = 0.03  # gaps between fingers, as a share of the side
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])  # light left uneven counts less than colour
 
 
@@ -18,11 +19,20 @@ def side_profiles(lab: np.ndarray, m: float) -> list[np.ndarray]:
     m = round(m)
     h, w = lab.shape[:2]
     band = slice(max(m // 4, 1), max(3 * m // 4, 2))
-    top = lab[band, m:w - m].mean(0)
-    bottom = lab[h - band.stop:h - band.start, m:w - m].mean(0)
-    left = lab[m:h - m, band].mean(1)
-    right = lab[m:h - m, w - band.stop:w - band.start].mean(1)
+    top = lab[band, band.start:w - band.start].mean(0)
+    bottom = lab[h - band.stop:h - band.start, band.start:w - band.start].mean(0)
+    left = lab[band.start:h - band.start, band].mean(1)
+    right = lab[band.start:h - band.start, w - band.stop:w - band.start].mean(1)
     return [top, bottom, left, right]
+
+
+def smooth_trend(prof: np.ndarray) -> np.ndarray:
+    """The running median over half the side (per channel): the slow change of light along
+    the side, which an arm, narrower than that, does not move."""
+    half = len(prof) // 4
+    padded = np.pad(prof, ((half, half), (0, 0)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=0)
+    return np.median(windows, axis=-1)[: len(prof)]
 
 
 def longest_run(flags: np.ndarray) -> int:
@@ -32,13 +42,31 @@ def longest_run(flags: np.ndarray) -> int:
     return int((ends - starts).max()) if len(starts) else 0
 
 
+def _crossed(dist: np.ndarray, mad: float) -> bool:
+    flags = dist > max(12.0, 4 * mad)
+    gap = max(1, round(GAP * len(dist)))
+    closed = np.convolve(flags, np.ones(gap), mode="same") > 0  # fingers: one run
+    return longest_run(closed) > RUN * len(dist) + gap and flags.sum() > RUN * len(dist)
+
+
 def hand_present(lab: np.ndarray, m: float) -> bool:
     """True when something crosses the frame band (margin m px) around the field in `lab`
-    (the rectified field in Lab with the light evened out)."""
+    (the rectified field in Lab with the light evened out): a run of samples unlike the
+    side's slow trend, or unlike the whole side in colour (not only in lightness)."""
     for prof in side_profiles(lab, m):
-        med = np.median(prof, axis=0)
-        dist = np.linalg.norm((prof - med) * LAB_WEIGHTS, axis=1)
-        mad = float(np.median(dist))
-        if longest_run(dist > max(12.0, 4 * mad)) > RUN * len(prof):
+        dist = np.linalg.norm((prof - smooth_trend(prof)) * LAB_WEIGHTS, axis=1)
+        if _crossed(dist, float(np.median(dist))):
+            return True
+        chroma = np.linalg.norm(prof[:, 1:] - np.median(prof[:, 1:], axis=0), axis=1)
+        if _crossed(chroma, float(np.median(chroma))):
             return True
     return False
+
+
+def big_stranger(cls: np.ndarray, other: int, share: float = 0.03) -> bool:
+    """True when one blob of pixels unlike any learned colour covers `share` of the field."""
+    import cv2
+
+    mask = (cls == other).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return bool(n > 1 and stats[1:, 4].max() > share * cls.size)
