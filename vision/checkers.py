@@ -58,7 +58,10 @@ def palette(colours: dict) -> tuple[np.ndarray, np.ndarray]:
         labels += [cls] * 4
     board = [np.float32(c) for c in colours["board"]]
     field = np.float32(colours["field"])
-    board += [(board[0] + field) / 2, (board[1] + field) / 2]  # triangle edges
+    checkers = np.array(rows) * WEIGHTS
+    for edge in ((board[0] + field) / 2, (board[1] + field) / 2):  # triangle edges
+        if np.linalg.norm(checkers - edge * WEIGHTS, axis=1).min() > 25:
+            board.append(edge)
     for c in board:
         rows += [shade(c, 1.04), shade(c, 0.96)]
         labels += [BOARD, BOARD]

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..calibration.file import Calibration
 from ..calibration.rectify import FieldView
+from . import lighting
 from .checkers import Classifier, classify_small, even_lab, run_profile
 
 START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
@@ -30,9 +31,16 @@ def _spot(view: FieldView, name: str, t: float, dx: float = 0.0) -> tuple[float,
     return row.base[0] + dx, row.base[1] + row.direction * t
 
 
+def evened(lab: np.ndarray, view: FieldView) -> np.ndarray:
+    """`lab` with uneven light divided out, taking the median frame and field as the level."""
+    mid = [_sample(lab, _spot(view, str(p), 0.5 * view.h)) for p in range(1, 13)]
+    level = {"frame": frame_colour(lab, view), "field": np.median(mid, axis=0)}
+    return lighting.normalise(lab, lighting.gain_map(lab, view, 1.0, level))
+
+
 def start_colours(rect: np.ndarray, view: FieldView) -> dict:
     """Light, dark and board colours sampled where the start position puts them."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    lab = evened(cv2.cvtColor(cv2.GaussianBlur(rect, (5, 5), 0), cv2.COLOR_BGR2LAB), view)
     d = view.d
     light, dark = [], []
     for p, n in START.items():
