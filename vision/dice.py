@@ -33,7 +33,11 @@ def foreground(image: np.ndarray, die_px: float) -> np.ndarray:
     dist = np.linalg.norm((lab - bg) * LAB_WEIGHTS, axis=2)
     mad = float(np.median(dist))
     mask = (dist > max(18.0, 4 * mad)).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    grey = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2GRAY)
+    outline = cv2.dilate(cv2.Canny(grey, 30, 90), np.ones((3, 3), np.uint8))
+    mask |= _fill_holes((outline > 0).astype(np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
+        cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.25)) | 1,) * 2))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.2)) | 1,) * 2))
     return _fill_holes(mask)
@@ -110,19 +114,18 @@ def die_size(mask: np.ndarray) -> float:
 
 
 def read_blob(image: np.ndarray, comp: np.ndarray, x: int, y: int, size: int = 48):
-    """Value and confidence of the die in blob `comp` at (x, y), read at `size` px."""
+    """Value and confidence of the die in blob `comp` at (x, y): a square patch 2.2 dice wide
+    around the blob's centre, read like a die on the field."""
     h, w = comp.shape
-    side = max(h, w)
-    pad = round(0.1 * side)
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(image.shape[1], x + w + pad), min(image.shape[0], y + h + pad)
-    patch = image[y0:y1, x0:x1]
-    mask = np.zeros(patch.shape[:2], np.uint8)
-    mask[y - y0:y - y0 + h, x - x0:x - x0 + w] = comp
-    k = size / max(patch.shape[:2])
-    patch = cv2.resize(patch, None, fx=k, fy=k, interpolation=cv2.INTER_LINEAR)
-    mask = cv2.resize(mask, (patch.shape[1], patch.shape[0]), interpolation=cv2.INTER_NEAREST)
-    return count_pips(patch, mask)
+    ys, xs = np.nonzero(comp)
+    cx, cy = x + xs.mean(), y + ys.mean()
+    r = 1.1 * np.sqrt(comp.sum())
+    k = 2 * r / size
+    a = np.float32([[k, 0, cx - r], [0, k, cy - r]])
+    patch = cv2.warpAffine(image, a, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    value, _, conf = read_field_die(patch)
+    return value, conf
 
 
 def find_dice(image: np.ndarray, die_px: float | None = None) -> list[dict]:
@@ -192,14 +195,19 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
     """Value, cocked and confidence of the die in the middle of a top-down patch."""
     lab = _lab(patch)
     s = patch.shape[0]
-    c = slice(round(0.4 * s), round(0.6 * s))
+    c = slice(round(0.32 * s), round(0.68 * s))  # mostly the die's face, pips a minority
     body = np.median(lab[c, c].reshape(-1, 3), axis=0)
     dist = np.linalg.norm((lab - body) * LAB_WEIGHTS, axis=2)
-    near = (dist < 40).astype(np.uint8)
+    ring = np.r_[lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3), lab[:, :3].reshape(-1, 3),
+                 lab[:, -3:].reshape(-1, 3)]
+    around = np.linalg.norm((lab - np.median(ring, axis=0)) * LAB_WEIGHTS, axis=2)
+    near = ((dist < 40) & (dist < around)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
     if n < 2:
         return 0, False, 0.0
-    mid = labels[s // 2, s // 2] or int(np.argmax(stats[1:, 4])) + 1
+    centre = labels[c, c].ravel()
+    centre = centre[centre > 0]
+    mid = int(np.bincount(centre).argmax()) if len(centre) else int(np.argmax(stats[1:, 4])) + 1
     die = _fill_holes((labels == mid).astype(np.uint8))
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
@@ -232,6 +240,6 @@ def find_field_dice(image: np.ndarray, view, even: np.ndarray, cls: np.ndarray,
         value, cocked, conf = read_field_die(die_patch(image, view, centre, die_rect))
         if value:
             fx, fy = view.to_field(centre)
-            found.append({"value": value, "field_xy": [round(fx, 3), round(fy, 3)],
+            found.append({"value": value, "field_xy": [round(float(fx), 3), round(float(fy), 3)],
                           "cocked": cocked, "confidence": round(conf, 3)})
     return found

@@ -88,7 +88,9 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
         occupied = np.flatnonzero((light + dark) > 0.5)
         if len(occupied):
             runs.append((occupied[-1] + 1) / 0.5 / 5)
-    if len(runs) < 3 or np.ptp(runs) > 0.25 * np.median(runs):
+    apart = np.linalg.norm(np.subtract(colours["light"], colours["dark"]))
+    if (apart < 30 or len(runs) < 3 or np.ptp(runs) > 0.25 * np.median(runs)
+            or not 0.7 * view.d < np.median(runs) < 1.3 * view.d):
         raise ValueError("the start position is not on the board (cannot see its five-checker "
                          "rows)")
     diameter = float(np.median(runs)) / view.w

@@ -523,3 +523,33 @@ def _truth(scene: Scene, homography, origin) -> dict:
 def with_look(scene: Scene, **changes) -> Scene:
     """The same scene with some look fields changed."""
     return replace(scene, look=replace(scene.look, **changes))
+
+
+def dice_photo(values, seed: int = 0, size: int = 640) -> tuple[np.ndarray, list[dict]]:
+    """A top-down photo of loose dice on a plain surface, and each die's value and box_px."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((size, size, 3), np.float32)
+    img[:] = _jitter(rng, (225, 222, 215), 8)
+    img *= _texture(rng, (size, size), "felt", 0.02)[..., None]
+    truth, placed = [], []
+    side = rng.uniform(34, 44)
+    for value in values:
+        while True:
+            xy = rng.uniform(side * 1.5, size - side * 1.5, 2)
+            if all(np.linalg.norm(xy - p) > 2.2 * side for p in placed):
+                break
+        placed.append(xy)
+        sprite, mask = _die_sprite(value, *_pick(rng, DICE), SPRITE, False)
+        m = cv2.getRotationMatrix2D((SPRITE / 2, SPRITE / 2), float(rng.uniform(0, 90)),
+                                    side / SPRITE)
+        m[:, 2] += xy - SPRITE / 2
+        warped = cv2.warpAffine(sprite, m, (size, size), flags=cv2.INTER_AREA)
+        alpha = cv2.warpAffine(mask, m, (size, size))
+        shade = cv2.GaussianBlur(np.roll(alpha, (4, 4), (0, 1)), (0, 0), 4)
+        img *= (1 - 0.35 * shade)[..., None]
+        img[:] = img * (1 - alpha[..., None]) + warped * alpha[..., None]
+        ys, xs = np.nonzero(alpha > 0.5)
+        truth.append({"value": int(value), "box_px": [int(xs.min()), int(ys.min()),
+                                                      int(np.ptp(xs) + 1), int(np.ptp(ys) + 1)]})
+    img += rng.normal(0, 2, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)[..., ::-1].copy(), truth

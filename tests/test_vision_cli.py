@@ -1,0 +1,123 @@
+"""`bgboard read`, `bgboard dice` and `bgboard calibrate` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+
+from bgboard.controller.cli import main
+from bgboard.vision.synth import START_POINTS, Scene, dice_photo, random_scene, render
+from vision_helpers import calibrated, write_frame
+
+
+def test_read_json_is_the_observation(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
+    assert main(["read", str(image), "--calibration", str(cal_path), "--json"]) == 0
+    obs = json.loads(capsys.readouterr().out)
+    assert set(obs) == {"points", "bar", "off", "dice", "hand", "confidence"}
+    assert obs["points"] == rendered.truth["points"]
+    assert obs["bar"] == rendered.truth["bar"] and obs["off"] == rendered.truth["off"]
+    assert 0.0 <= obs["confidence"] <= 1.0
+
+
+def test_read_batch_reports_a_bad_image_in_its_line_and_exits_2(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"not a png")
+    code = main(["read", str(bad), str(image), "--calibration", str(cal_path), "--json"])
+    assert code == 2
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first == {"image": str(bad), "error": f"{bad}: not a readable image"}
+    assert second["image"] == str(image)
+    assert second["points"] == rendered.truth["points"]
+
+
+def test_read_a_single_missing_image_is_one_line_and_exit_2(tmp_path):
+    rendered, cal = calibrated(5, hand=0.0)
+    _, cal_path = write_frame(tmp_path, rendered, cal)
+    done = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read",
+                           str(tmp_path / "none.png"), "--calibration", str(cal_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"bgboard read: error: {tmp_path / 'none.png'}: no such file\n"
+
+
+def test_read_with_a_bad_calibration_says_why(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
+    cal_path.write_text(json.dumps({"version": 1, "image_size": [1280, 720]}))
+    assert main(["read", str(image), "--calibration", str(cal_path)]) == 2
+    assert "missing key 'corners_px'" in capsys.readouterr().err
+
+
+def test_read_overlay_puts_the_diagram_beside_the_photo(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
+    out = tmp_path / "overlay.png"
+    assert main(["read", str(image), "--calibration", str(cal_path), "--overlay", str(out)]) == 0
+    assert cv2.imread(str(out)).shape == (600, round(1280 * 600 / 720) + 960, 3)
+    assert "points [" in capsys.readouterr().out
+
+
+def test_dice_command_reads_a_photo_of_dice(tmp_path, capsys):
+    photo, truth = dice_photo([1, 2, 3, 4, 5, 6], seed=2)
+    path = tmp_path / "dice.jpg"
+    cv2.imwrite(str(path), photo)
+    assert main(["dice", str(path), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["image"] == str(path)
+    assert sorted(d["value"] for d in line["dice"]) == [1, 2, 3, 4, 5, 6]
+    for die in line["dice"]:
+        x, y, w, h = die["box_px"]
+        match = [t for t in truth if t["value"] == die["value"]][0]
+        tx, ty, tw, th = match["box_px"]
+        assert abs(x + w / 2 - tx - tw / 2) < tw / 2 and abs(y + h / 2 - ty - th / 2) < th / 2
+
+
+def test_dice_command_batch_with_an_empty_file(tmp_path, capsys):
+    photo, _ = dice_photo([4], seed=3)
+    good, empty = tmp_path / "a.png", tmp_path / "b.png"
+    cv2.imwrite(str(good), photo)
+    empty.write_bytes(b"")
+    assert main(["dice", str(good), str(empty), "--json"]) == 2
+    a, b = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert [d["value"] for d in a["dice"]] == [4]
+    assert b == {"image": str(empty), "error": f"{empty}: not a readable image"}
+
+
+def test_calibrate_finds_orients_and_learns_from_the_start_position(tmp_path, capsys):
+    look = random_scene(0).look
+    start = render(Scene(START_POINTS, look=look), 0)
+    photo, out = tmp_path / "start.png", tmp_path / "cal.json"
+    cv2.imwrite(str(photo), start.image)
+    assert main(["calibrate", str(photo), "--out", str(out)]) == 0
+    cal = json.loads(out.read_text())
+    for key, xy in start.calibration["corners_px"].items():
+        assert np.linalg.norm(np.subtract(cal["corners_px"][key], xy)) < 12
+    assert {"light", "dark", "board", "field", "frame"} <= set(cal["colours"])
+    assert cal["colours"]["light"][0] > cal["colours"]["dark"][0]
+    scene = random_scene(0)
+    frame = tmp_path / "frame.png"
+    cv2.imwrite(str(frame), render(scene, 0).image)
+    capsys.readouterr()
+    assert main(["read", str(frame), "--calibration", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["points"] == list(scene.points)
+
+
+def test_calibrate_with_given_corners_and_no_start_position(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), 128, np.uint8))
+    out = tmp_path / "cal.json"
+    corners = ["1100,650", "180,650", "200,80", "1080,80"]
+    assert main(["calibrate", str(blank), "--out", str(out), "--corners", *corners]) == 0
+    cal = json.loads(out.read_text())
+    assert cal["corners_px"] == {"p1": [1100.0, 650.0], "p12": [180.0, 650.0],
+                                 "p13": [200.0, 80.0], "p24": [1080.0, 80.0]}
+    assert "colours" not in cal
+    assert "colours not learned" in capsys.readouterr().err
+    assert main(["calibrate", str(blank), "--out", str(out)]) == 2
+    assert "cannot find the field" in capsys.readouterr().err

@@ -1,0 +1,82 @@
+"""Reading frames: checkers (stacks, bar, colours), dice, hands, confidence, bad frames."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from bgboard.calibration.file import from_dict
+from bgboard.vision.learn import learn
+from bgboard.vision.read import Reader
+from bgboard.vision.synth import DICE, START_POINTS, Die, Scene, random_scene, render
+from vision_helpers import calibrated
+
+
+def _read(rendered, cal):
+    return Reader(cal).read(rendered.image)
+
+
+@pytest.mark.parametrize("seed", [3, 5, 8, 21, 34])
+def test_random_frames_are_read_exactly(seed):
+    rendered, cal = calibrated(seed, hand=0.0)
+    obs = _read(rendered, cal)
+    assert obs["points"] == rendered.truth["points"]
+    assert obs["bar"] == rendered.truth["bar"]
+    assert obs["off"] == rendered.truth["off"]
+    assert obs["hand"] is False
+
+
+STACKS = (-2, 6, 0, 0, 0, 9, 0, 0, 1, 0, 0, -7, 15, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, 0)
+
+
+def _learned(look, seed):
+    start = render(Scene(START_POINTS, look=look), seed)
+    return learn(start.image, from_dict(start.calibration))
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_rows_longer_than_the_triangle_and_stacks_up_to_fifteen(seed):
+    look = random_scene(seed).look
+    scene = Scene(STACKS, {"white": 0, "black": 3}, look=look)
+    white = 6 + 9 + 1 + 15
+    assert white > 15  # more than one side's set: the reader does not know that
+    obs = _read(render(scene, seed), _learned(look, seed + 99))
+    assert obs["points"] == list(STACKS)
+    assert obs["bar"] == {"white": 0, "black": 3}
+    assert obs["off"] == {"white": 0, "black": 0}
+    assert obs["confidence"] < 0.5  # 31 light checkers cannot be right
+
+
+def test_dice_values_places_and_a_cocked_die():
+    look = replace(random_scene(14).look, dice=DICE[0], die_size=0.046)  # 26 px white dice
+    dice = (Die(3, (0.25, 0.5), 20.0), Die(6, (0.75, 0.5), 65.0, cocked=True))
+    obs = _read(render(Scene(START_POINTS, dice=dice, look=look), 14), _learned(look, 15))
+    assert obs["points"] == list(START_POINTS)
+    found = sorted(obs["dice"], key=lambda d: d["field_xy"][0])
+    assert [d["value"] for d in found] == [3, 6]
+    assert [d["cocked"] for d in found] == [False, True]
+    assert np.allclose([d["field_xy"] for d in found], [(0.25, 0.5), (0.75, 0.5)], atol=0.02)
+
+
+def test_a_hand_over_the_field_is_flagged_with_low_confidence():
+    look = random_scene(6).look
+    rendered = render(Scene(START_POINTS, hand=True, look=look), 6)
+    obs = _read(rendered, _learned(look, 7))
+    assert obs["hand"] is True
+    assert obs["confidence"] < 0.5
+
+
+def test_a_calibration_with_only_the_required_keys_reads_the_start():
+    look = random_scene(3).look
+    rendered = render(Scene(START_POINTS, look=look), 3)
+    obs = Reader(from_dict(rendered.calibration)).read(rendered.image)
+    assert obs["points"] == list(START_POINTS)
+
+
+def test_empty_and_wrong_size_frames_are_refused():
+    rendered, cal = calibrated(3, hand=0.0)
+    reader = Reader(cal)
+    with pytest.raises(ValueError, match="empty image"):
+        reader.read(np.zeros((0, 0, 3), np.uint8))
+    with pytest.raises(ValueError, match="image is 640x480, the calibration is for 1280x720"):
+        reader.read(np.zeros((480, 640, 3), np.uint8))

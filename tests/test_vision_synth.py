@@ -1,0 +1,60 @@
+"""The synthetic renderer: deterministic, varied, and its ground truth matches its scene."""
+
+import numpy as np
+
+from bgboard.vision.checkers import pyramid
+from bgboard.vision.synth import (
+    START_POINTS,
+    Die,
+    Scene,
+    contrasted,
+    random_look,
+    random_scene,
+    render,
+)
+
+
+def test_same_scene_and_seed_give_the_same_frame():
+    scene = random_scene(7)
+    a, b = render(scene, 7), render(scene, 7)
+    assert a.image.shape == (720, 1280, 3) and a.image.dtype == np.uint8
+    assert np.array_equal(a.image, b.image)
+    assert a.truth == b.truth
+
+
+def test_truth_is_the_scene_with_off_counted():
+    scene = Scene(START_POINTS, {"white": 0, "black": 0}, (Die(5, (0.8, 0.5), 30.0, True),))
+    truth = render(scene, 1).truth
+    assert truth["points"] == list(START_POINTS)
+    assert truth["off"] == {"white": 0, "black": 0}
+    assert truth["dice"][0]["value"] == 5 and truth["dice"][0]["cocked"] is True
+    assert truth["hand"] is False
+    x, y, w, h = truth["dice"][0]["box_px"]
+    assert 10 < w < 60 and 10 < h < 60
+
+
+def test_random_scenes_hold_fifteen_checkers_a_side():
+    for seed in range(30):
+        scene = random_scene(seed)
+        white = sum(n for n in scene.points if n > 0) + scene.bar["white"]
+        black = -sum(n for n in scene.points if n < 0) + scene.bar["black"]
+        assert white <= 15 and black <= 15
+
+
+def test_looks_vary_and_keep_checkers_apart_from_the_board():
+    looks = [random_look(np.random.default_rng(s)) for s in range(40)]
+    assert len({look.checkers for look in looks}) > 20
+    assert len({look.texture for look in looks}) == 3
+    assert {round(look.geometry.bar_width, 2) for look in looks} != {0.07}
+    for look in looks:
+        assert contrasted(look.checkers, (*look.points, look.field, look.frame))
+        xs = [x for x, _ in look.corners]
+        ys = [y for _, y in look.corners]
+        assert 0 <= min(xs) and max(xs) <= 1280 and 0 <= min(ys) and max(ys) <= 720
+
+
+def test_pyramid_is_five_four_three_two_one():
+    spots = pyramid(15)
+    assert [sum(1 for k, _ in spots if k == layer) for layer in range(5)] == [5, 4, 3, 2, 1]
+    assert pyramid(6)[5] == (1, 1.0)  # the 6th sits in the first gap
+    assert pyramid(3) == [(0, 0.5), (0, 1.5), (0, 2.5)]
