@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from ..engine.board import START, WHITE, Color, Position
@@ -205,9 +206,25 @@ def _render(job: tuple[synth.Scene, int]):
     return synth.render(*job).image
 
 
-def render_frames(film: Film, seed: int = 0, workers: int = 1) -> Iterator[np.ndarray]:
+def _grains(noise: float, seed: int, planes: int = 6) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Sensor noise planes, each as (what to add, what to subtract) for saturating adds."""
+    if not noise:
+        return []
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(planes):
+        grain = np.rint(rng.normal(0, noise, (*synth.FRAME_SIZE[::-1], 3))).astype(np.int16)
+        out.append((np.clip(grain, 0, 255).astype(np.uint8),
+                    np.clip(-grain, 0, 255).astype(np.uint8)))
+    return out
+
+
+def render_frames(film: Film, seed: int = 0, workers: int = 1,
+                  noise: float = 2.0) -> Iterator[np.ndarray]:
     """Every frame of the film in order. Each distinct shot is rendered once (by `workers`
-    processes when more than one, ahead of the caller) and held for its frames."""
+    processes when more than one, ahead of the caller) and held for its frames; each held
+    frame gets its own sensor noise (`noise`, standard deviation in grey levels), as a
+    camera's frames do."""
     keys = [(s.points, s.bar, s.dice, s.hand) for s in film.shots]
     first = {key: i for i, key in reversed(list(enumerate(keys)))}
     jobs = [(synth.Scene(s.points, {"white": s.bar[0], "black": s.bar[1]}, s.dice, s.hand,
@@ -218,13 +235,20 @@ def render_frames(film: Film, seed: int = 0, workers: int = 1) -> Iterator[np.nd
         images = pool.map(_render, jobs, chunksize=4)
     else:
         pool, images = None, map(_render, jobs)
+    grains = _grains(noise, seed)
     try:
         cache: dict = {}
+        count = 0
         for i, shot in enumerate(film.shots):
             if first[keys[i]] == i:
                 cache[keys[i]] = next(images)
             for _ in range(shot.frames):
-                yield cache[keys[i]]
+                image = cache[keys[i]]
+                if grains:
+                    up, down = grains[count % len(grains)]
+                    image = cv2.subtract(cv2.add(image, up), down)
+                count += 1
+                yield image
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
