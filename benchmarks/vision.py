@@ -1,0 +1,183 @@
+"""Vision accuracy and speed: synthetic frames over many looks, the real dice photos, ms/frame.
+
+    python benchmarks/vision.py [--images 1000] [--dice-photos DIR] [--speed-frames 200]
+
+Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
+a random look; its calibration is learned from a start-position frame of the same look, as
+`bgboard calibrate` would. Prints Markdown tables (they go into the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.calibration.file import from_dict
+from bgboard.vision.dice import find_dice
+from bgboard.vision.learn import learn
+from bgboard.vision.read import Reader
+from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def look_name(look) -> str:
+    quality = "sharp" if not (look.blur or look.jpeg) else "blur/jpeg"
+    return f"{look.texture}, {quality}"
+
+
+def match_dice(truth: list[dict], seen: list[dict], aspect: float) -> list[tuple[dict, dict]]:
+    """Pairs (true die, die seen) lying within 3% of the field of each other."""
+    pairs, used = [], set()
+    for t in truth:
+        for j, d in enumerate(seen):
+            dx = d["field_xy"][0] - t["field_xy"][0]
+            dy = (d["field_xy"][1] - t["field_xy"][1]) / aspect
+            if j not in used and np.hypot(dx, dy) < 0.03:
+                used.add(j)
+                pairs.append((t, d))
+                break
+    return pairs
+
+
+def synthetic(n: int, first: int = 0) -> dict:
+    stats = defaultdict(float)
+    by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    frames = []
+    for seed in range(first, first + n):
+        scene = random_scene(seed, hand=0.1, cocked=0.15)
+        start = render(Scene(START_POINTS, look=scene.look), seed + 1_000_000)
+        try:
+            cal = learn(start.image, from_dict(start.calibration))
+        except ValueError:
+            stats["calibration failed"] += 1
+            cal = from_dict(start.calibration)
+        rendered = render(scene, seed)
+        reader = Reader(cal)
+        obs = reader.read(rendered.image)
+        frames.append((reader, rendered.image))
+        truth = rendered.truth
+        if truth["hand"]:
+            stats["hand frames"] += 1
+            stats["hand flagged"] += obs["hand"]
+            continue
+        stats["frames"] += 1
+        stats["false hand"] += obs["hand"]
+        right = sum(a == b for a, b in zip(obs["points"], truth["points"], strict=True))
+        stats["points"] += 24
+        stats["points right"] += right
+        exact = right == 24 and obs["bar"] == truth["bar"]
+        stats["boards exact"] += exact
+        stats["confident"] += obs["confidence"] >= 0.5
+        stats["confident exact"] += exact and obs["confidence"] >= 0.5
+        stats["wrong"] += not exact
+        stats["wrong flagged low"] += (not exact) and obs["confidence"] < 0.5
+        name = look_name(scene.look)
+        by_look[name][0] += exact
+        by_look[name][1] += 1
+        pairs = match_dice(truth["dice"], obs["dice"], scene.look.aspect)
+        stats["dice"] += len(truth["dice"])
+        stats["dice right"] += sum(t["value"] == d["value"] for t, d in pairs)
+        stats["dice seen"] += len(obs["dice"])
+        stats["false dice"] += len(obs["dice"]) - len(pairs)
+        stats["cocked"] += sum(t["cocked"] for t in truth["dice"])
+        stats["cocked flagged"] += sum(t["cocked"] and d["cocked"] for t, d in pairs)
+        stats["flat"] += sum(not t["cocked"] for t in truth["dice"])
+        stats["flat flagged"] += sum((not t["cocked"]) and d["cocked"] for t, d in pairs)
+    return {"stats": stats, "by_look": by_look, "frames": frames}
+
+
+def real_dice(folder: Path) -> dict:
+    stats = defaultdict(float)
+    times = []
+    for image_path in sorted((folder / "images").glob("*.jpg")):
+        image = cv2.imread(str(image_path))
+        h, w = image.shape[:2]
+        label_path = folder / "labels" / (image_path.stem + ".txt")
+        labels = [list(map(float, line.split())) for line in label_path.read_text().splitlines()
+                  if line.strip()]
+        t = time.perf_counter()
+        seen = find_dice(image)
+        times.append(time.perf_counter() - t)
+        used = set()
+        for cls, cx, cy, bw, bh in labels:
+            stats["dice"] += 1
+            for j, d in enumerate(seen):
+                x, y, dw, dh = d["box_px"]
+                if (j not in used and abs(x + dw / 2 - cx * w) < bw * w / 2
+                        and abs(y + dh / 2 - cy * h) < bh * h / 2):
+                    used.add(j)
+                    stats["found"] += 1
+                    stats["right"] += d["value"] == int(cls) + 1
+                    break
+        stats["seen"] += len(seen)
+        stats["false"] += len(seen) - len(used)
+        stats["photos"] += 1
+    stats["ms"] = 1000 * float(np.median(times)) if times else 0.0
+    return stats
+
+
+def speed(frames, count: int) -> float:
+    cv2.setNumThreads(1)
+    times = []
+    for reader, image in frames[:count]:
+        t = time.perf_counter()
+        reader.read(image)
+        times.append(time.perf_counter() - t)
+    return 1000 * float(np.median(times))
+
+
+def pct(a: float, b: float) -> str:
+    return f"{100 * a / b:.2f}% ({int(a)}/{int(b)})" if b else "-"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--images", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0, help="first seed")
+    parser.add_argument("--dice-photos", type=Path, default=SHARED / "data" / "dice-photos")
+    parser.add_argument("--speed-frames", type=int, default=200)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    result = synthetic(args.images, args.first)
+    s = result["stats"]
+    print(f"## Synthetic frames: {args.images} (seeds {args.first}..{args.first + args.images - 1})"
+          "\n")
+    print("| measure | result | bar |\n|---|---|---|")
+    print(f"| per-point count | {pct(s['points right'], s['points'])} | >= 99.9% |")
+    print(f"| whole board exact (points + bar) | {pct(s['boards exact'], s['frames'])} | >= 99% |")
+    print(f"| dice found with the right value | {pct(s['dice right'], s['dice'])} | >= 99.5% |")
+    print(f"| false dice (of dice reported) | {pct(s['false dice'], s['dice seen'])} | - |")
+    print(f"| cocked dice flagged | {pct(s['cocked flagged'], s['cocked'])} | >= 95% |")
+    print(f"| flat dice flagged cocked | {pct(s['flat flagged'], s['flat'])} | - |")
+    print(f"| hand frames flagged | {pct(s['hand flagged'], s['hand frames'])} | >= 99% |")
+    print(f"| frames without a hand flagged as hand | {pct(s['false hand'], s['frames'])} | - |")
+    print(f"| exact among confidence >= 0.5 | {pct(s['confident exact'], s['confident'])} | - |")
+    print(f"| wrong boards with confidence < 0.5 | {pct(s['wrong flagged low'], s['wrong'])} "
+          "| - |")
+    if s["calibration failed"]:
+        print(f"| start frames not learned (read with guessed colours) | "
+              f"{int(s['calibration failed'])} | - |")
+    print("\n| look | whole board exact |\n|---|---|")
+    for name, (ok, n) in sorted(result["by_look"].items()):
+        print(f"| {name} | {pct(ok, n)} |")
+    if args.dice_photos.is_dir():
+        r = real_dice(args.dice_photos)
+        print(f"\n## Real dice photos: {int(r['photos'])} photos, {int(r['dice'])} labelled dice\n")
+        print("| measure | result | bar |\n|---|---|---|")
+        print(f"| found with the right value | {pct(r['right'], r['dice'])} | >= 95% |")
+        print(f"| found (any value) | {pct(r['found'], r['dice'])} | - |")
+        print(f"| false dice (of dice reported) | {pct(r['false'], r['seen'])} | <= 2% |")
+        print(f"| median ms per 640x640 photo | {r['ms']:.1f} | - |")
+    ms = speed(result["frames"], args.speed_frames)
+    print(f"\n## Speed\n\nmedian {ms:.1f} ms per 1280x720 frame for `read` on one core "
+          f"(cv2.setNumThreads(1), {min(args.speed_frames, len(result['frames']))} frames)")
+
+
+if __name__ == "__main__":
+    main()
