@@ -19,6 +19,7 @@ from . import lighting
 
 BOARD, LIGHT, DARK, OTHER = 0, 1, 2, 3
 FAR = 40.0  # weighted Lab distance beyond which a pixel matches no learned colour
+UNLIKE = 14.0  # weighted Lab distance beyond which a pixel is clearly not board
 WEIGHTS = np.float32([0.6, 1.0, 1.0])  # Lab distance weights: lightness counts less (shadows)
 
 
@@ -79,11 +80,18 @@ class Classifier:
         near = np.sqrt(np.maximum(dist.min(1), 0)) <= FAR
         cls = np.where(near, labels[dist.argmin(1)], OTHER).astype(np.uint8)
         self.lut = cls.reshape(64, 64, 64)
+        board = np.sqrt(np.maximum(dist[:, labels == BOARD].min(1), 0))
+        self.unlike_board = (board > UNLIKE).reshape(64, 64, 64)
         self.colours = colours
 
     def __call__(self, lab: np.ndarray) -> np.ndarray:
         q = lab >> 2
         return self.lut[q[..., 0], q[..., 1], q[..., 2]]
+
+    def stranger(self, lab: np.ndarray) -> np.ndarray:
+        """True where a pixel is clearly unlike every board colour (a die, a hand, a checker)."""
+        q = lab >> 2
+        return self.unlike_board[q[..., 0], q[..., 1], q[..., 2]]
 
 
 def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float):

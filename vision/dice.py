@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
-MAX_CANDIDATES = 12
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 EDGE = 0.26  # share of the die's size kept clear of its outline when looking for pips
 
@@ -143,11 +142,9 @@ def find_dice(image: np.ndarray, die_px: float | None = None) -> list[dict]:
     return found
 
 
-def blob_candidates(cls: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
-    """Blobs of die size on the half-size class map that are not board and not checkers."""
-    from .checkers import BOARD
-
-    mask = (cls != BOARD).astype(np.uint8)
+def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
+    """Die-sized blobs of half-size pixels unlike the board, away from checkers and bar."""
+    mask = cv2.morphologyEx(stranger.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
     for cx, cy in covered:
@@ -159,27 +156,6 @@ def blob_candidates(cls: np.ndarray, view, covered, die_rect: float) -> list[tup
     return [tuple(centroids[i] * 2) for i in range(1, n)
             if 0.35 * area <= stats[i, 4] <= 3.5 * area
             and max(stats[i, 2], stats[i, 3]) <= 2.5 * die_rect / 2]
-
-
-def field_candidates(even: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
-    """Places on the half-size evened field that stand out as die-sized blobs (a colour
-    difference of Gaussians), away from the checkers, the bar and the frame; strongest first."""
-    lab = even.astype(np.float32)
-    sigma = die_rect / 2 / 2.8
-    dog = cv2.GaussianBlur(lab, (0, 0), sigma) - cv2.GaussianBlur(lab, (0, 0), 2.5 * sigma)
-    resp = np.linalg.norm(dog * LAB_WEIGHTS, axis=2)
-    keep = np.zeros(resp.shape, np.uint8)
-    m = round(view.m / 2)
-    keep[m + 2:-m - 2, m + 2:-m - 2] = 1
-    for cx, cy in covered:
-        cv2.circle(keep, (round(cx / 2), round(cy / 2)), round(view.d * 0.6), 0, -1)
-    bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
-    keep[:, bx0 - 1:bx1 + 2] = 0
-    peaks = (resp == cv2.dilate(resp, np.ones((5, 5), np.uint8))) & (keep > 0)
-    peaks &= resp > max(12.0, 4 * float(np.median(resp)))
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(resp[ys, xs])[::-1][:MAX_CANDIDATES]
-    return [(float(xs[i]) * 2 + 0.5, float(ys[i]) * 2 + 0.5) for i in order]
 
 
 def die_patch(image: np.ndarray, view, centre, die_rect: float, size: int = 48) -> np.ndarray:
@@ -209,8 +185,12 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
     centre = centre[centre > 0]
     mid = int(np.bincount(centre).argmax()) if len(centre) else int(np.argmax(stats[1:, 4])) + 1
     die = _fill_holes((labels == mid).astype(np.uint8))
+    edge = die[0].any() or die[-1].any() or die[:, 0].any() or die[:, -1].any()
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    expected = (s / 2.2) ** 2
+    if edge or not 0.4 * expected <= die.sum() <= 2.0 * expected or die.sum() < 0.8 * w * h:
+        return 0, False, 0.0  # not an isolated, square, die-sized thing
     cocked = max(w, h) > 1.12 * max(min(w, h), 1)
     face = cv2.erode(die, np.ones((3, 3), np.uint8))
     if not face.any():
@@ -226,14 +206,12 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
     return len(areas), cocked, float(np.clip(1 - spread, 0.2, 1.0))
 
 
-def find_field_dice(image: np.ndarray, view, even: np.ndarray, cls: np.ndarray,
-                    covered) -> list[dict]:
+def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, covered) -> list[dict]:
     """Dice on the field: value, field_xy, cocked and a confidence each."""
     die_rect = view.cal.extra.get("die_size", DIE_SIZE) * view.h
     found: list[dict] = []
     places: list[tuple] = []
-    for c in (blob_candidates(cls, view, covered, die_rect)
-              + field_candidates(even, view, covered, die_rect)):
+    for c in blob_candidates(stranger, view, covered, die_rect):
         if all(np.hypot(c[0] - p[0], c[1] - p[1]) > die_rect for p in places):
             places.append(c)
     for centre in places:

@@ -44,7 +44,7 @@ class Reader:
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         covered = [c for r in readings for c in r.centres]
-        found = dice.find_field_dice(image, view, even, cls, covered)
+        found = dice.find_field_dice(image, view, classify.stranger(even), covered)
         has_hand = hand.hand_present(even, view.m / 2) or (
             self.classify is not None and hand.big_stranger(cls, checkers.OTHER))
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
