@@ -155,7 +155,8 @@ def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> lis
     area = (die_rect / 2) ** 2
     return [tuple(centroids[i] * 2) for i in range(1, n)
             if 0.35 * area <= stats[i, 4] <= 3.5 * area
-            and max(stats[i, 2], stats[i, 3]) <= 2.5 * die_rect / 2]
+            and max(stats[i, 2], stats[i, 3]) <= 2.5 * die_rect / 2
+            and stats[i, 4] >= 0.4 * stats[i, 2] * stats[i, 3]]
 
 
 def die_patch(image: np.ndarray, view, centre, die_rect: float, size: int = 48) -> np.ndarray:

@@ -27,12 +27,15 @@ def side_profiles(lab: np.ndarray, m: float) -> list[np.ndarray]:
 
 
 def smooth_trend(prof: np.ndarray) -> np.ndarray:
-    """The running median over half the side (per channel): the slow change of light along
-    the side, which an arm, narrower than that, does not move."""
-    half = len(prof) // 4
-    padded = np.pad(prof, ((half, half), (0, 0)), mode="edge")
+    """The running median over half the side (per channel, on every 4th sample): the slow
+    change of light along the side, which an arm, narrower than that, does not move."""
+    coarse = prof[::4]
+    half = max(1, len(coarse) // 4)
+    padded = np.pad(coarse, ((half, half), (0, 0)), mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=0)
-    return np.median(windows, axis=-1)[: len(prof)]
+    trend = np.median(windows, axis=-1)[: len(coarse)]
+    at = np.arange(len(prof)) / 4
+    return np.stack([np.interp(at, np.arange(len(coarse)), trend[:, c]) for c in range(3)], 1)
 
 
 def longest_run(flags: np.ndarray) -> int:
