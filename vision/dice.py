@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+TOP_FACE = 0.48  # pips farther than this (x die side) from the die's middle are on a side
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 EDGE = 0.26  # share of the die's size kept clear of its outline when looking for pips
 
@@ -34,18 +35,20 @@ def foreground(image: np.ndarray, die_px: float) -> np.ndarray:
     mask = (dist > max(18.0, 4 * mad)).astype(np.uint8)
     grey = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2GRAY)
     outline = cv2.dilate(cv2.Canny(grey, 30, 90), np.ones((3, 3), np.uint8))
-    mask |= _fill_holes((outline > 0).astype(np.uint8))
+    mask |= _fill_holes((outline > 0).astype(np.uint8), (2.5 * die_px) ** 2)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.25)) | 1,) * 2))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.2)) | 1,) * 2))
-    return _fill_holes(mask)
+    return _fill_holes(mask, (2.5 * die_px) ** 2)
 
 
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
+def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
+    """`mask` with the inside of every outline filled, for outlines of at most `largest` px."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    out = np.zeros_like(mask)
-    cv2.drawContours(out, contours, -1, 1, -1)
+    out = mask.copy()
+    small = [c for c in contours if cv2.contourArea(c) <= largest]
+    cv2.drawContours(out, small, -1, 1, -1)
     return out
 
 
@@ -198,9 +201,13 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
         return 0, cocked, 0.0
     thr = max(22.0, 0.5 * float(np.percentile(dist[face > 0], 99)))
     pips = ((dist > thr) & (face > 0)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
+    n, _, stats, spots = cv2.connectedComponentsWithStats(pips, connectivity=8)
     side = np.sqrt(die.sum())
-    areas = [a for a in stats[1:, 4] if 0.004 * side * side <= a <= 0.08 * side * side]
+    ys, xs = np.nonzero(die)
+    centre = np.array([xs.mean(), ys.mean()])
+    areas = [a for a, xy in zip(stats[1:, 4], spots[1:], strict=True)
+             if 0.004 * side * side <= a <= 0.08 * side * side
+             and np.linalg.norm(xy - centre) <= TOP_FACE * side]  # not on a side face
     if not 1 <= len(areas) <= 6:
         return 0, cocked, 0.0
     spread = float(np.std(areas) / max(np.mean(areas), 1))
