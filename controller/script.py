@@ -224,11 +224,12 @@ def render_frames(film: Film, seed: int = 0, workers: int = 1,
     """Every frame of the film in order. Each distinct shot is rendered once (by `workers`
     processes when more than one, ahead of the caller) and held for its frames; each held
     frame gets its own sensor noise (`noise`, standard deviation in grey levels), as a
-    camera's frames do."""
+    camera's frames do. All shots share one render seed, so the board's texture and the
+    room's light stay put from frame to frame, as in a real video."""
     keys = [(s.points, s.bar, s.dice, s.hand) for s in film.shots]
     first = {key: i for i, key in reversed(list(enumerate(keys)))}
     jobs = [(synth.Scene(s.points, {"white": s.bar[0], "black": s.bar[1]}, s.dice, s.hand,
-                         film.look), seed * 100003 + i)
+                         film.look), seed)
             for i, s in enumerate(film.shots) if first[keys[i]] == i]
     if workers > 1:
         pool = ProcessPoolExecutor(workers)
