@@ -6,6 +6,7 @@ import os
 import random
 import re
 import select
+import shutil
 import termios
 import threading
 import time
@@ -18,6 +19,11 @@ import serial
 
 from bgboard.firmware_bridge import protocol as p
 from bgboard.firmware_bridge.simulator import Simulator
+
+NEEDS_TOOLS = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("avr-gcc", "simavr", "make")),
+    reason="the AVR toolchain or simavr is not installed (apt-get install make gcc-avr "
+           "avr-libc simavr libsimavr-dev libelf-dev pkg-config)")
 
 
 @pytest.fixture

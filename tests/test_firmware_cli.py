@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import RawPort, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, RawPort, sim, wait_for
+
+pytestmark = NEEDS_TOOLS
 
 __all__ = ["sim"]
 

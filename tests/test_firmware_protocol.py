@@ -7,7 +7,9 @@ import time
 import pytest
 
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import RawPort, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, RawPort, sim, wait_for
+
+pytestmark = NEEDS_TOOLS
 
 __all__ = ["sim"]
 

@@ -16,6 +16,8 @@ from bgboard.controller.web import serve
 from web_helpers import Replay
 
 CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="Chromium is not installed (apt-get install chromium)")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 TURNS = 5
