@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.frames import open_frames
+from bgboard.controller.frames import open_recording
 from bgboard.controller.recorder import record
 from bgboard.controller.script import film_calibration, film_match, write_video
 from bgboard.vision.read import Reader
@@ -35,7 +35,7 @@ def main() -> None:
             video = write_video(film, Path(tmp) / f"game{seed}.avi", seed, args.workers)
             calibration = film_calibration(film)
             reader = Reader(from_dict(calibration))
-            source = open_frames(str(video))
+            source = open_recording(str(video))
             start = time.process_time()
             result = record(source, reader.read, calibration=calibration,
                             buttons=film.buttons)

@@ -24,7 +24,7 @@ def test_record_a_missing_video(tmp_path, cal):
     run = bgboard("record", str(tmp_path / "none.mp4"), "--calibration", str(cal),
                   "--out", str(tmp_path / "x.mat"))
     assert (run.returncode, run.stderr) == (
-        2, f"bgboard record: error: {tmp_path}/none.mp4: no such file or folder\n")
+        2, f"bgboard record: error: {tmp_path}/none.mp4 does not exist\n")
 
 
 def test_record_a_file_that_is_not_a_video(tmp_path, cal):
@@ -33,7 +33,7 @@ def test_record_a_file_that_is_not_a_video(tmp_path, cal):
     run = bgboard("record", str(junk), "--calibration", str(cal), "--out",
                   str(tmp_path / "x.mat"))
     assert (run.returncode, run.stderr) == (
-        2, f"bgboard record: error: {junk}: not a video file OpenCV can read\n")
+        2, f"bgboard record: error: cannot open video source '{junk}'\n")
     assert not (tmp_path / "x.mat").exists()
 
 
@@ -42,7 +42,7 @@ def test_record_an_empty_folder(tmp_path, cal):
     run = bgboard("record", str(tmp_path / "frames"), "--calibration", str(cal), "--out",
                   str(tmp_path / "x.mat"))
     assert (run.returncode, run.stderr) == (
-        2, f"bgboard record: error: {tmp_path}/frames: the folder holds no images\n")
+        2, f"bgboard record: error: {tmp_path}/frames: no image files\n")
 
 
 def test_record_a_bad_calibration(tmp_path):
@@ -74,3 +74,10 @@ def test_record_refuses_an_unknown_match_file_kind(tmp_path, cal):
     run = bgboard("record", str(tmp_path / "frames"), "--calibration", str(cal), "--out",
                   str(tmp_path / "x.txt"))
     assert run.returncode == 2
+
+
+def test_record_a_live_camera_is_refused(tmp_path, cal):
+    run = bgboard("record", "0", "--calibration", str(cal), "--out", str(tmp_path / "x.mat"))
+    assert (run.returncode, run.stderr) == (
+        2, "bgboard record: error: 0 is a live camera: record a video file or a folder of "
+           "frames\n")

@@ -47,12 +47,12 @@ def run(args) -> int:
     from ...engine.game import Match
     from ...vision.read import Reader
     from ..console import Console, summary
-    from ..frames import open_frames
+    from ..frames import open_recording
     from ..journal import Journal
     from ..recorder import record, write_match
 
     cal = load(args.calibration)
-    source = open_frames(args.source, args.fps)
+    source = open_recording(args.source, args.fps)
     buttons = read_events(args.events) if args.events else {}
     if args.out and not args.out.endswith((".mat", ".sgf")):
         raise ValueError(f"--out {args.out!r}: the file name must end in .mat or .sgf")
