@@ -58,6 +58,17 @@ def film_calibration(film: Film) -> dict:
             "geometry": {"bar_width": geometry.bar_width, "point_depth": geometry.point_depth}}
 
 
+def learned_calibration(film: Film, seed: int = 0) -> dict:
+    """The film's calibration with the colours `bgboard calibrate` learns from a frame of
+    the start position (the film's first held view)."""
+    from ..calibration.file import from_dict
+    from ..vision.learn import learn
+
+    start = next(s for s in film.shots if not s.hand and not s.dice)
+    scene = synth.Scene(start.points, {"white": 0, "black": 0}, (), False, film.look)
+    return learn(synth.render(scene, seed).image, from_dict(film_calibration(film))).to_dict()
+
+
 def white_right_high(corners_px: dict | tuple) -> bool:
     """Whether White's right hand (seen from White's edge) is toward field x = 1 (p12/p13).
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bgboard.controller.script import Film, film_calibration
+from bgboard.controller.script import Film, learned_calibration
 
 
-def write_calibration(film: Film, path: Path) -> Path:
-    path.write_text(json.dumps(film_calibration(film)))
+def write_calibration(film: Film, path: Path, seed: int = 0) -> Path:
+    """The calibration `bgboard calibrate` would write: corners and learned colours."""
+    path.write_text(json.dumps(learned_calibration(film, seed)))
     return path
 
 

@@ -34,14 +34,14 @@ def run(args) -> int:
     from ..console import Console, summary
     from ..lights import Lights
     from ..recorder import record, write_match
-    from ..script import film_calibration, film_match, render_frames
+    from ..script import film_match, learned_calibration, render_frames
 
     film = film_match(args.seed, games=1)
     turns = sum(1 for a in film.match.games[0].record if a.kind == "move")
     print(f"A sample game of {turns} turns, {film.frames} frames at 10 frames a second, "
           f"filmed with the synthetic renderer; every frame goes through the vision pipeline.",
           flush=True)
-    calibration = film_calibration(film)
+    calibration = learned_calibration(film, args.seed)
     console = Console(total=film.frames)
     backend = SimBackend()
     match = type(film.match)(length=film.match.length)
