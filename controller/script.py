@@ -182,7 +182,7 @@ def _film_game(f: _Filmer, game: Game, rng: random.Random, cube: bool) -> None:
                 f.shot(game.board)
                 return
             f.shot(game.board, frames=2)
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        d1, d2 = sorted((rng.randint(1, 6), rng.randint(1, 6)), reverse=True)
         if rng.random() < 0.04:
             f.shot(game.board, hand=True)
             f.shot(game.board, f.dice(game.board, [(game.turn, d2), (game.turn, d1)], True))

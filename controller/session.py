@@ -139,7 +139,8 @@ class Session:
             if reason:
                 self._roll_again(reason)
                 return
-            game.roll(v.dice[0].value, v.dice[1].value)
+            values = sorted((d.value for d in v.dice), reverse=True)
+            game.roll(*values)  # dice have no order: the larger first, as gnubg writes them
             self._dice_read()
         if game.dice is not None and v.board != expected:
             self._moving(v)
