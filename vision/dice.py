@@ -209,7 +209,8 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
              if 0.004 * side * side <= a <= 0.08 * side * side
              and np.linalg.norm(xy - centre) <= TOP_FACE * side]  # not on a side face
     if not 1 <= len(areas) <= 6:
-        return 0, cocked, 0.0
+        # a leaning die must be rolled again whatever it shows: report it, unsure of its value
+        return (min(max(len(areas), 1), 6), True, 0.2) if cocked else (0, False, 0.0)
     spread = float(np.std(areas) / max(np.mean(areas), 1))
     return len(areas), cocked, float(np.clip(1 - spread, 0.2, 1.0))
 
