@@ -79,3 +79,15 @@ def test_show_prints_a_board_with_pips():
     assert out.returncode == 0
     assert " Pips: O (White) 167, X (Black) 163" in out.stdout
     assert " Position ID: sGfwATDgc/ABMA" in out.stdout
+
+
+def test_a_closed_pipe_stops_quietly():
+    import subprocess
+
+    from cli_helpers import BGBOARD
+
+    shell = f"{' '.join(BGBOARD)} moves --batch - | head -c 10 > /dev/null"
+    lines = "start 11\n" * 3000
+    run = subprocess.run(["bash", "-o", "pipefail", "-c", shell], input=lines,
+                         capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stderr) == (141, "")
