@@ -1,10 +1,12 @@
-"""Dice: found as small compact objects standing out from their surroundings, read by pips.
+"""Dice: found as small compact things unlike their surroundings, read by their pips.
 
 `find_dice` works on any photo: the surroundings are the image blurred far beyond a die's
-size, dice are blobs that differ from it, touching dice are split at the narrow waist
-between them, and a die's value is the number of round spots of another colour on its face.
-`find_field_dice` does the same on the rectified field of a calibrated board, away from
-the checkers, and says where each die lies in field coordinates and whether it leans.
+size, dice are blobs that differ from it (or closed outlines of die size), touching dice are
+split at the waist between them. `find_field_dice` looks on the rectified field of a
+calibrated board for die-sized blobs unlike the board, away from the checkers. Both read a
+die in a square patch about two dice wide: the face is the connected region of the die's
+colour, pips are the round spots of another colour on it (not those of a side face), and a
+die whose outline is not square is leaning (`cocked`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import numpy as np
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
 TOP_FACE = 0.48  # pips farther than this (x die side) from the die's middle are on a side
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
-EDGE = 0.26  # share of the die's size kept clear of its outline when looking for pips
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -50,31 +51,6 @@ def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
     small = [c for c in contours if cv2.contourArea(c) <= largest]
     cv2.drawContours(out, small, -1, 1, -1)
     return out
-
-
-def count_pips(patch: np.ndarray, mask: np.ndarray) -> tuple[int, float]:
-    """Pips on a die patch (BGR, die about 48 px) inside its mask; and a confidence 0..1.
-
-    Pips are the strongest round spots: peaks of a colour difference of Gaussians at pip
-    scale (a spot unlike its surroundings in any colour direction), at least half as strong as
-    the best, away from the die's edges."""
-    s = max(patch.shape[:2])
-    lab = _lab(patch)
-    sigma = 0.05 * s
-    dog = cv2.GaussianBlur(lab, (0, 0), sigma) - cv2.GaussianBlur(lab, (0, 0), 2.5 * sigma)
-    resp = np.linalg.norm(dog * LAB_WEIGHTS, axis=2)
-    edge = round(EDGE * s) | 1
-    inner = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (edge, edge))) > 0
-    local = resp == cv2.dilate(resp, np.ones((round(0.18 * s) | 1,) * 2, np.uint8))
-    peaks = np.sort(resp[local & inner])[::-1]
-    if not len(peaks) or peaks[0] < 10:
-        return 0, 0.0
-    strong = peaks[peaks >= 0.5 * peaks[0]]
-    weak = peaks[peaks < 0.5 * peaks[0]]
-    if not 1 <= len(strong) <= 6:
-        return 0, 0.0
-    gap = 1 - (float(weak[0]) / float(strong[-1]) if len(weak) else 0.0)
-    return len(strong), float(np.clip(gap, 0.0, 1.0))
 
 
 def _components(mask: np.ndarray, die_px: float):
