@@ -1,10 +1,10 @@
 """Checker reading on the rectified field.
 
 Each point (and each half of the bar) is a row of checkers from its base: up to five in a row,
-then a second layer in the gaps of the first, and so on (`vision.synth.pyramid`). Pixels are
-classed light checker / dark checker / board by the nearest learned colour; the first layer is
-the length of the checker run from the base. Upper layers show as rims: a disc is there when
-the radial gradient peaks at one common radius on most rays around the expected centre.
+then a second layer in the gaps of the first, and so on (`pyramid`). Pixels are classed light
+checker / dark checker / board by the nearest learned colour; the first layer is the length of
+the checker run from the base. Upper layers show in the pattern of rims along the row: a
+checker in a gap hides the rims that meet there and shows its own half a checker to each side.
 """
 
 from __future__ import annotations
