@@ -33,13 +33,7 @@ class Reader:
         even = checkers.even_lab(rect, view, classify.colours)
         cls = checkers.classify_small(even, classify)
         readings = checkers.read_rows(rect, view, cls)
-        points = [0] * 24
-        bar = {"white": 0, "black": 0}
-        for r in readings:
-            if r.name.startswith("bar"):
-                bar["white" if r.light else "black"] += r.count
-            else:
-                points[int(r.name) - 1] = r.count if r.light else -r.count
+        points, bar = board(readings)
         seen = {"white": sum(n for n in points if n > 0) + bar["white"],
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
@@ -53,6 +47,18 @@ class Reader:
         return {"points": points, "bar": bar, "off": off,
                 "dice": [{k: d[k] for k in ("value", "field_xy", "cocked")} for d in found],
                 "hand": has_hand, "confidence": round(float(confidence), 3)}
+
+
+def board(readings) -> tuple[list[int], dict]:
+    """The board array and the bar from the row readings (light = White, positive)."""
+    points = [0] * 24
+    bar = {"white": 0, "black": 0}
+    for r in readings:
+        if r.name.startswith("bar"):
+            bar["white" if r.light else "black"] += r.count
+        else:
+            points[int(r.name) - 1] = r.count if r.light else -r.count
+    return points, bar
 
 
 def check_image(image, cal: Calibration | None = None) -> None:
