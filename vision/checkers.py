@@ -107,8 +107,12 @@ def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float
 
 
 def first_layer(light: np.ndarray, dark: np.ndarray, step: float) -> tuple[int, bool, float]:
-    """Checkers in the first layer (from the run length), whether light, and the margin."""
-    occupied = (light + dark) > 0.6
+    """Checkers in the first layer (from the run length), whether light, and the margin.
+
+    A row holds one colour: the run is of the colour that starts it."""
+    start = max(1, round(0.6 * step))
+    is_light = light[:start].sum() >= dark[:start].sum()
+    occupied = (light if is_light else dark) > 0.6
     gap_max = max(1, round(0.25 * step))
     end = gap = 0
     for i, occ in enumerate(occupied):
@@ -121,7 +125,6 @@ def first_layer(light: np.ndarray, dark: np.ndarray, step: float) -> tuple[int, 
     exact = end / step
     count = min(5, int(round(exact)))
     margin = 1.0 - 2 * abs(exact - round(exact)) if exact < 5.5 else 1.0
-    is_light = light[:end].sum() >= dark[:end].sum()
     return count, bool(is_light), float(margin)
 
 
