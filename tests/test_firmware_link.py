@@ -101,8 +101,8 @@ def test_after_the_board_timed_the_host_out_the_link_restores_and_goes_on(sim):
     finally:
         link.close()
     assert sim.state() == {"leds": as_json(frame(2)), "servo_deg": 100.0}
-    assert (state.leds, state.servo_now, state.pulsing, state.session) == (
-        tuple(frame(2)), 100.0, True, True)
+    # whether the pulse still runs depends on timing (it stops 0.5 s after arriving)
+    assert (state.leds, state.servo_now, state.session) == (tuple(frame(2)), 100.0, True)
     assert link.stats.connects == 1 and link.stats.naks == 1
 
 
