@@ -12,6 +12,7 @@ each edge, one colour each.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -443,8 +444,9 @@ def _draw_hand(img, rng, look: Look) -> None:
     img[:] = img * (1 - mask[..., None]) + colour * mask[..., None]
 
 
-def _light(img, rng, look: Look) -> None:
-    h, w = img.shape[:2]
+def _gain(rng, look: Look) -> np.ndarray:
+    """The room's light over the frame: a gradient and, on some looks, a broad shadow."""
+    w, h = FRAME_SIZE
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = (np.cos(angle) * (xx / w - 0.5) + np.sin(angle) * (yy / h - 0.5)) * 2
@@ -455,14 +457,18 @@ def _light(img, rng, look: Look) -> None:
         cv2.ellipse(blob, c, (int(rng.integers(150, 450)), int(rng.integers(80, 300))),
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         gain *= 1 - look.blob_shadow * cv2.GaussianBlur(blob, (0, 0), 40)
-    img *= gain[..., None]
+    return gain
 
 
-def _finish(img, rng, look: Look) -> np.ndarray:
+def _noise(rng, look: Look) -> np.ndarray:
+    w, h = FRAME_SIZE
+    return rng.normal(0, look.noise, (h, w, 3)).astype(np.float32)
+
+
+def _finish(img, noise: np.ndarray, look: Look) -> np.ndarray:
     if look.blur:
         img = cv2.GaussianBlur(img, (0, 0), look.blur)
-    img = img + rng.normal(0, look.noise, img.shape).astype(np.float32)
-    out = np.clip(img, 0, 255).astype(np.uint8)[..., ::-1].copy()  # RGB -> BGR
+    out = np.clip(img + noise, 0, 255).astype(np.uint8)[..., ::-1].copy()  # RGB -> BGR
     if look.jpeg:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -471,23 +477,49 @@ def _finish(img, rng, look: Look) -> np.ndarray:
 
 def render(scene: Scene, seed: int = 0) -> Rendered:
     """The camera frame of `scene`, its calibration and its ground truth."""
-    rng = np.random.default_rng(seed)
     look = scene.look
-    board = _draw_board(rng, look)
-    strips = _strips(look, scene.points, scene.bar)
-    homography, origin, (cw, ch) = _camera(look)
-    _draw_checkers(board, look, strips, origin, CANVAS_H)
+    board_bg, table_part, cover, homography, origin, state = _stage(look, seed)
+    board = board_bg.copy()
+    _draw_checkers(board, look, _strips(look, scene.points, scene.bar), origin, CANVAS_H)
     _draw_dice(board, look, scene.dice, origin)
-    table = _table(rng, look)
-    w, h = FRAME_SIZE
-    warped = cv2.warpPerspective(board, homography, (w, h), flags=cv2.INTER_AREA)
-    cover = cv2.warpPerspective(np.ones((ch, cw), np.float32), homography, (w, h))
-    img = table * (1 - cover[..., None]) + warped * cover[..., None]
+    warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
+    img = table_part + warped * cover
     if scene.hand:
+        rng = _resume(state)
         _draw_hand(img, rng, look)
-    _light(img, rng, look)
-    image = _finish(img, rng, look)
+        gain, noise = _gain(rng, look), _noise(rng, look)
+    else:
+        gain, noise = _room(look, seed)
+    img *= gain[..., None]
+    image = _finish(img, noise, look)
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
+
+
+@functools.lru_cache(maxsize=8)
+def _stage(look: Look, seed: int):
+    """What every frame of `look` rendered with `seed` shares, whatever lies on the board: the
+    empty board, the table outside the field, the field's cover, the camera, and the random
+    state after drawing them (a film renders hundreds of frames from one stage)."""
+    rng = np.random.default_rng(seed)
+    board = _draw_board(rng, look)
+    homography, origin, (cw, ch) = _camera(look)
+    table = _table(rng, look)
+    cover = cv2.warpPerspective(np.ones((ch, cw), np.float32), homography, FRAME_SIZE)
+    cover = cover[..., None]
+    return board, table * (1 - cover), cover, homography, origin, rng.bit_generator.state
+
+
+@functools.lru_cache(maxsize=8)
+def _room(look: Look, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The light and the sensor noise of a frame without a hand (the same draws every time)."""
+    rng = _resume(_stage(look, seed)[5])
+    return _gain(rng, look), _noise(rng, look)
+
+
+def _resume(state: dict) -> np.random.Generator:
+    rng = np.random.default_rng()
+    rng.bit_generator.state = state
+    return rng
 
 
 def _calibration(look: Look) -> dict:
