@@ -17,7 +17,7 @@ import cv2
 from bgboard.calibration.file import from_dict
 from bgboard.controller.frames import open_recording
 from bgboard.controller.recorder import record
-from bgboard.controller.script import film_calibration, film_match, write_video
+from bgboard.controller.script import film_match, learned_calibration, write_video
 from bgboard.vision.read import Reader
 
 
@@ -33,7 +33,7 @@ def main() -> None:
         for seed in range(2, 2 + args.games):
             film = film_match(seed, games=1)
             video = write_video(film, Path(tmp) / f"game{seed}.avi", seed, args.workers)
-            calibration = film_calibration(film)
+            calibration = learned_calibration(film, seed)
             reader = Reader(from_dict(calibration))
             source = open_recording(str(video))
             start = time.process_time()
