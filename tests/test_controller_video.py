@@ -27,7 +27,7 @@ from film_media import write_calibration, write_events
 from gnubg_cli import expected_gnubg_actions, gnubg_actions, gnubg_import
 
 pytestmark = pytest.mark.skip(
-    reason="waits for issue 3: field dice are found with the right value in 73.4% of "
+    reason="waits for issue 3: field dice are found with the right value in 79.7% of "
            "vision's synthetic frames (bar 99.5%); a die missed for a whole turn stalls the "
            "game, and the session rightly records nothing")
 

@@ -127,7 +127,7 @@ def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> lis
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
     for cx, cy in covered:
-        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.58), 0, -1)
+        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.45), 0, -1)
     bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
     mask[:, bx0:bx1 + 1] = 0
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
