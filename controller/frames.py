@@ -14,7 +14,7 @@ from ..vision.sources import FolderSource, VideoSource, open_source
 
 
 @dataclass
-class Recording:
+class RecordedFrames:
     """A recorded source's frames in order (None for one that could not be read), its rate
     and, when known, its number of frames."""
 
@@ -31,17 +31,17 @@ def is_live(spec: str) -> bool:
     return spec.isdigit() or "://" in spec or spec == "picamera"
 
 
-def open_recording(path: str, fps: float | None = None) -> Recording:
+def open_recording(path: str, fps: float | None = None) -> RecordedFrames:
     """A video file or an image folder; OSError or ValueError with the reason otherwise."""
     if is_live(path):
         raise ValueError(f"{path} is a live camera: record a video file or a folder of frames")
     source = open_source(path)
     if isinstance(source, FolderSource):
-        return Recording(source, fps or 10.0, len(source.files))
+        return RecordedFrames(source, fps or 10.0, len(source.files))
     import cv2
 
     count = int(source.capture.get(cv2.CAP_PROP_FRAME_COUNT)) or None
-    return Recording(source, fps or source.fps or 10.0, count)
+    return RecordedFrames(source, fps or source.fps or 10.0, count)
 
 
 def camera_frames(spec: str, fps: float | None = None,

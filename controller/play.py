@@ -112,8 +112,11 @@ class Play:
     def _save(self, event: Event) -> None:
         if event.kind in ("committed", "game_over", "takeback", "double", "take", "drop",
                           "new_game"):
-            write_atomic(self.out / "match.mat", write_mat(self.match, self.names))
-            write_atomic(self.out / "match.sgf", write_sgf(self.match, self.names))
+            self._write_match_files()
+
+    def _write_match_files(self) -> None:
+        write_atomic(self.out / "match.mat", write_mat(self.match, self.names))
+        write_atomic(self.out / "match.sgf", write_sgf(self.match, self.names))
 
     # --- parts -------------------------------------------------------------------------------
     def _open_leds(self) -> None:
@@ -227,4 +230,4 @@ class Play:
         if self.server is not None:
             self.server.stop()
         self.journal.close()
-        self._save(Event("committed", ""))
+        self._write_match_files()
