@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.file import from_dict
-from bgboard.vision.dice import find_dice
+from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import START_POINTS, Scene, random_scene, render

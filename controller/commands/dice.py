@@ -15,7 +15,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ...vision.dice import find_dice
+    from ...vision.dice_photo import find_dice
     from .read import load_image
 
     status = 0
