@@ -13,12 +13,14 @@ import cv2
 import numpy as np
 
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
-TOP_FACE = 0.48  # pips farther than this (x die side) from the die's middle are on a side
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    """Lab on OpenCV's 8-bit scale (L 0-255, a and b around 128), through the float conversion
+    (several times faster than the 8-bit one on small patches)."""
+    lab = cv2.cvtColor(image.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2LAB)
+    return lab * np.float32([2.55, 1, 1]) + np.float32([0, 128, 128])
 
 
 def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
@@ -56,48 +58,124 @@ def die_patch(image: np.ndarray, view, centre, die_rect: float, size: int = 48) 
                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
 
 
+def _patterns() -> tuple[np.ndarray, np.ndarray]:
+    """Every pip pattern on the 3 x 3 places of a face (row by row), and its value."""
+    rows = {1: ["000010000"], 2: ["100000001", "001000100"], 3: ["100010001", "001010100"],
+            4: ["101000101"], 5: ["101010101"], 6: ["101101101", "111000111"]}
+    pairs = [(v, [c == "1" for c in p]) for v, ps in rows.items() for p in ps]
+    return np.array([v for v, _ in pairs]), np.array([on for _, on in pairs])
+
+
+VALUES, PATTERNS = _patterns()
+GRID = np.array([(c, r) for r in (-1, 0, 1) for c in (-1, 0, 1)], np.float32) * 0.27  # x side
+
+
+def _weighted(lab: np.ndarray, colour) -> np.ndarray:
+    """Weighted Lab distance of every pixel of `lab` from `colour`."""
+    d = (lab - colour) * LAB_WEIGHTS
+    return np.sqrt((d * d).sum(-1))
+
+
+def _body_dist(lab: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """Colour distance of every pixel from the die's body: the commonest colour of the middle,
+    refined on the pixels nearest it (blurred pips pull a plain median towards their colour)."""
+    body = np.median(middle, axis=0)
+    for _ in range(2):
+        d = _weighted(middle, body)
+        body = np.median(middle[d <= np.median(d)], axis=0)
+    return _weighted(lab, body)
+
+
+def _around_dist(lab: np.ndarray) -> np.ndarray:
+    """Colour distance of every pixel from the nearest of three colours of the patch's rim
+    (a die may lie where a point, the field and a checker meet)."""
+    ring = np.r_[lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3), lab[:, :3].reshape(-1, 3),
+                 lab[:, -3:].reshape(-1, 3)]
+    _, _, centres = cv2.kmeans(ring, 3, None, (cv2.TERM_CRITERIA_MAX_ITER, 5, 0), 1,
+                               cv2.KMEANS_PP_CENTERS)
+    d = (lab[..., None, :] - centres) * LAB_WEIGHTS
+    return np.sqrt((d * d).sum(-1).min(-1))
+
+
+def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
+    """The die: the region around the middle nearer the body colour than the surroundings',
+    if it is isolated, square and die-sized."""
+    near = ((dist < 40) & (dist < _around_dist(lab))).astype(np.uint8)
+    n, labels = cv2.connectedComponents(near, connectivity=4)
+    centre = labels[c, c].ravel()
+    centre = centre[centre > 0]
+    if not len(centre):
+        return None
+    die = _fill_holes((labels == np.bincount(centre).argmax()).astype(np.uint8))
+    s = die.shape[0]
+    contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    w, h = cv2.minAreaRect(max(contours, key=cv2.contourArea))[1]
+    area = die.sum()
+    expected = (s / 2.2) ** 2
+    edge = die[0].any() or die[-1].any() or die[:, 0].any() or die[:, -1].any()
+    return None if edge or not 0.4 * expected <= area <= 2 * expected or area < 0.8 * w * h \
+        else die
+
+
+def _pose(die: np.ndarray) -> tuple:
+    """Centre, long and short axis (unit vectors) and their lengths of a die's mask: the axes
+    from the outline's gradient directions modulo a right angle, the lengths from the spread
+    (a rounded square's bounding box turns freely, its edges do not)."""
+    soft = cv2.GaussianBlur(die.astype(np.float32), (5, 5), 0)
+    gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    g = gx + 1j * gy
+    a = np.angle(np.sum(g ** 4 / np.maximum(np.abs(g), 1e-6) ** 3)) / 4
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    ys, xs = np.nonzero(die)
+    pts = np.c_[xs, ys].astype(np.float32)
+    centre = pts.mean(0)
+    w, h = (float(np.sqrt(12 * np.var((pts - centre) @ d))) for d in (u, v))
+    return (centre, u, v, w, h) if w >= h else (centre, v, u, h, w)
+
+
+def _pip_places(pose, cocked: bool) -> np.ndarray:
+    """The nine pip places (x, y) of every face the outline may show: the whole outline, or on
+    a leaning die the top face (shortened) at either end, beside the side face."""
+    centre, u, v, w, h = pose
+    faces = [(0.0, 1.0)] + ([(e * (1 - f) / 2, f) for f in (0.6, 0.8) for e in (-1, 1)]
+                            if cocked else [])
+    return np.array([centre + shift * w * u + GRID[:, :1] * f * w * u + GRID[:, 1:] * h * v
+                     for shift, f in faces], np.float32)
+
+
+def _read_pips(dist: np.ndarray, pose, cocked: bool) -> tuple[int, float]:
+    """The pip pattern that best splits the pip places into pips and plain face: its value and
+    margin (faintest pip minus the plain place farthest from the body colour)."""
+    smooth = cv2.GaussianBlur(dist, (0, 0), max(0.6, 0.04 * pose[4]))
+    places = _pip_places(pose, cocked)
+    vals = cv2.remap(smooth, places[..., 0], places[..., 1], cv2.INTER_LINEAR)  # faces x 9
+    on = np.where(PATTERNS[None], vals[:, None], np.inf).min(-1)
+    off = np.where(PATTERNS[None], -np.inf, vals[:, None]).max(-1)
+    margin = on - off  # faces x patterns
+    best = np.unravel_index(np.argmax(margin), margin.shape)
+    return int(VALUES[best[1]]), float(margin[best])
+
+
 def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
-    """Value, cocked and confidence of the die in the middle of a top-down patch."""
+    """Value, cocked and confidence of the die in the middle of a top-down patch: the face is
+    the region of the middle's colour, pips are read on a 3 x 3 grid turned with its edges,
+    and a die whose outline is not square is leaning (`cocked`)."""
     lab = _lab(patch)
     s = patch.shape[0]
     c = slice(round(0.32 * s), round(0.68 * s))  # mostly the die's face, pips a minority
-    body = np.median(lab[c, c].reshape(-1, 3), axis=0)
-    dist = np.linalg.norm((lab - body) * LAB_WEIGHTS, axis=2)
-    ring = np.r_[lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3), lab[:, :3].reshape(-1, 3),
-                 lab[:, -3:].reshape(-1, 3)]
-    around = np.linalg.norm((lab - np.median(ring, axis=0)) * LAB_WEIGHTS, axis=2)
-    near = ((dist < 40) & (dist < around)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
-    if n < 2:
+    dist = _body_dist(lab, lab[c, c].reshape(-1, 3))
+    die = _die_mask(lab, dist, c)
+    if die is None:
         return 0, False, 0.0
-    centre = labels[c, c].ravel()
-    centre = centre[centre > 0]
-    mid = int(np.bincount(centre).argmax()) if len(centre) else int(np.argmax(stats[1:, 4])) + 1
-    die = _fill_holes((labels == mid).astype(np.uint8))
-    edge = die[0].any() or die[-1].any() or die[:, 0].any() or die[:, -1].any()
-    contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    expected = (s / 2.2) ** 2
-    if edge or not 0.4 * expected <= die.sum() <= 2.0 * expected or die.sum() < 0.8 * w * h:
-        return 0, False, 0.0  # not an isolated, square, die-sized thing
-    cocked = max(w, h) > 1.12 * max(min(w, h), 1)
-    face = cv2.erode(die, np.ones((3, 3), np.uint8))
-    if not face.any():
-        return 0, cocked, 0.0
-    thr = max(22.0, 0.5 * float(np.percentile(dist[face > 0], 99)))
-    pips = ((dist > thr) & (face > 0)).astype(np.uint8)
-    n, _, stats, spots = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    side = np.sqrt(die.sum())
-    ys, xs = np.nonzero(die)
-    centre = np.array([xs.mean(), ys.mean()])
-    areas = [a for a, xy in zip(stats[1:, 4], spots[1:], strict=True)
-             if 0.004 * side * side <= a <= 0.08 * side * side
-             and np.linalg.norm(xy - centre) <= TOP_FACE * side]  # not on a side face
-    if not 1 <= len(areas) <= 6:
+    pose = _pose(die)
+    cocked = pose[3] > 1.12 * max(pose[4], 1)
+    value, margin = _read_pips(dist, pose, cocked)
+    inside = dist[die > 0]
+    contrast = float(np.percentile(inside, 99) - np.median(inside))
+    if margin < max(4.0, 0.1 * contrast):
         # a leaning die must be rolled again whatever it shows: report it, unsure of its value
-        return (min(max(len(areas), 1), 6), True, 0.2) if cocked else (0, False, 0.0)
-    spread = float(np.std(areas) / max(np.mean(areas), 1))
-    return len(areas), cocked, float(np.clip(1 - spread, 0.2, 1.0))
+        return (value, True, 0.2) if cocked else (0, False, 0.0)
+    return value, cocked, float(np.clip(margin / max(contrast, 1.0), 0.2, 1.0))
 
 
 def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, covered) -> list[dict]:
