@@ -1,102 +1,78 @@
-"""Dice in any photo: found as small compact things unlike their surroundings.
+"""Dice in any photo, found and read by two small nets run with OpenCV's DNN module.
 
-The surroundings are the image blurred far beyond a die's size; dice are blobs that differ
-from it (or closed outlines of die size); touching dice are split at the waist between them.
-Each is read like a die on the field (`vision.dice.read_field_die`).
+A fully convolutional finder marks each die's centre and side on the photo shrunk to 256 px;
+a value reader then reads a full-resolution crop around each centre. Both were trained on real
+top-down photos of dice (benchmarks/train_dice_photo.py says how, and how well they do on
+photos they never saw).
 """
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 import cv2
 import numpy as np
 
-from .dice import LAB_WEIGHTS, _fill_holes, _lab, read_field_die
+MODELS = Path(__file__).with_name("models")
+FIND_PX = 256  # the finder sees the photo's longer side at this many pixels
+STRIDE = 4  # finder output cells per input pixel
+CROP = 32  # value reader input, pixels a side
+CROP_DICE = 1.7  # value reader crop, in die sides
+THRESHOLD = 0.5  # finder score for a die
 
 
-def foreground(image: np.ndarray, die_px: float) -> np.ndarray:
-    """Mask of pixels that differ from their wide surroundings (a blur several dice wide)."""
-    lab = _lab(cv2.GaussianBlur(image, (3, 3), 0))
-    k = max(3, int(die_px * 3) | 1)
-    small = cv2.resize(image, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
-    bg_small = cv2.medianBlur(small, max(3, (k // 4) | 1))
-    bg = _lab(cv2.resize(bg_small, (image.shape[1], image.shape[0]),
-                         interpolation=cv2.INTER_LINEAR))
-    dist = np.linalg.norm((lab - bg) * LAB_WEIGHTS, axis=2)
-    mad = float(np.median(dist))
-    mask = (dist > max(18.0, 4 * mad)).astype(np.uint8)
-    grey = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2GRAY)
-    outline = cv2.dilate(cv2.Canny(grey, 30, 90), np.ones((3, 3), np.uint8))
-    mask |= _fill_holes((outline > 0).astype(np.uint8), (2.5 * die_px) ** 2)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.25)) | 1,) * 2))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (max(3, round(die_px * 0.2)) | 1,) * 2))
-    return _fill_holes(mask, (2.5 * die_px) ** 2)
+@cache
+def nets() -> tuple:
+    """The shipped finder and value reader."""
+    return tuple(cv2.dnn.readNetFromONNX(str(MODELS / name))
+                 for name in ("dice_find.onnx", "dice_value.onnx"))
 
 
-def _components(mask: np.ndarray, die_px: float):
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area = die_px * die_px
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if a < 0.35 * area or a > 5 * area or max(w, h) > 4 * die_px:
-            continue
-        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
-        if a > 1.7 * area:
-            yield from _split(comp, x, y, die_px)
-        else:
-            yield comp, x, y
+def net_input(image: np.ndarray) -> np.ndarray:
+    """An 8-bit BGR image as the nets take it: NCHW float, centred on zero."""
+    return (image.astype(np.float32) / 255 - 0.5).transpose(2, 0, 1)[None]
 
 
-def _split(comp: np.ndarray, x0: int, y0: int, die_px: float):
-    """Touching dice: one part per peak of the distance to the blob's edge."""
-    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 5)
-    peaks = (dist >= 0.3 * die_px) & (dist == cv2.dilate(dist, np.ones((5, 5), np.uint8)))
-    n, markers = cv2.connectedComponents(peaks.astype(np.uint8))
-    if n <= 2:
-        yield comp, x0, y0
-        return
-    markers = np.where(comp == 0, n, markers).astype(np.int32)  # the outside is a basin too
-    ws = cv2.watershed(cv2.cvtColor(comp * 255, cv2.COLOR_GRAY2BGR), markers)
-    for i in range(1, n):
-        part = ((ws == i) & (comp > 0)).astype(np.uint8)
-        ys, xs = np.nonzero(part)
-        if len(xs):
-            yield part[ys.min():ys.max() + 1, xs.min():xs.max() + 1], x0 + xs.min(), y0 + ys.min()
-
-
-def die_size(mask: np.ndarray) -> float:
-    """Typical die side in pixels: the median size of compact blobs."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    sides = [np.sqrt(a) for x, y, w, h, a in stats[1:] if a >= 64 and max(w, h) < 2 * min(w, h)]
-    return float(np.median(sides)) if sides else 0.0
-
-
-def read_blob(image: np.ndarray, comp: np.ndarray, x: int, y: int, size: int = 48):
-    """Value and confidence of the die in blob `comp` at (x, y): a square patch 2.2 dice wide
-    around the blob's centre, read like a die on the field."""
-    h, w = comp.shape
-    ys, xs = np.nonzero(comp)
-    cx, cy = x + xs.mean(), y + ys.mean()
-    r = 1.1 * np.sqrt(comp.sum())
-    k = 2 * r / size
-    a = np.float32([[k, 0, cx - r], [0, k, cy - r]])
-    patch = cv2.warpAffine(image, a, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE)
-    value, _, conf = read_field_die(patch)
-    return value, conf
-
-
-def find_dice(image: np.ndarray, die_px: float | None = None) -> list[dict]:
-    """Every die in a photo: value, box_px [x, y, w, h] and a confidence."""
-    if not die_px:
-        die_px = die_size(foreground(image, max(image.shape[:2]) / 16)) or 24.0
-    mask = foreground(image, die_px)
+def find_centres(image: np.ndarray, finder) -> list[tuple[float, float, float]]:
+    """(x, y, side) in photo pixels of each die the finder marks: peaks of its score map,
+    placed to a fraction of a cell by the score-weighted mean around each peak."""
+    h, w = image.shape[:2]
+    scale = FIND_PX / max(h, w)
+    fh, fw = (-(-round(n * scale) // STRIDE) * STRIDE for n in (h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.copyMakeBorder(small, 0, fh - small.shape[0], 0, fw - small.shape[1],
+                               cv2.BORDER_REPLICATE)
+    finder.setInput(net_input(small))
+    heat, side = finder.forward()[0]
+    peaks = (heat >= THRESHOLD) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    padded = np.pad(heat, 1)
     found = []
-    for comp, x, y in _components(mask, die_px):
-        value, conf = read_blob(image, comp, x, y)
-        if value:
-            h, w = comp.shape
-            found.append({"value": value, "box_px": [int(x), int(y), int(w), int(h)],
-                          "confidence": round(conf, 3)})
+    for r, c in zip(*np.nonzero(peaks), strict=True):
+        win = padded[r:r + 3, c:c + 3]
+        dy, dx = (win.sum(axis=1) @ [-1, 0, 1], win.sum(axis=0) @ [-1, 0, 1]) / win.sum()
+        k = STRIDE / scale
+        found.append(((c + 0.5 + dx) * k, (r + 0.5 + dy) * k, float(side[r, c]) * k))
     return found
+
+
+def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    """The value reader's view of a die centred at (x, y) (pixel edges at integers)."""
+    n = max(4, round(CROP_DICE * side))
+    patch = cv2.getRectSubPix(image, (n, n), (x - 0.5, y - 0.5))
+    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
+
+
+def find_dice(image: np.ndarray, models: tuple | None = None) -> list[dict]:
+    """Every die in a photo: value, box_px [x, y, w, h] and confidence (the reader's);
+    places the reader sees no die in (its class 0) are dropped."""
+    finder, reader = models or nets()
+    found = find_centres(image, finder)
+    if not found:
+        return []
+    reader.setInput(np.concatenate([net_input(crop(image, *f)) for f in found]))
+    probs = reader.forward()
+    return [{"value": int(p.argmax()),
+             "box_px": [round(x - s / 2), round(y - s / 2), round(s), round(s)],
+             "confidence": round(float(p.max()), 3)}
+            for (x, y, s), p in zip(found, probs, strict=True) if p.argmax()]
