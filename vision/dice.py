@@ -33,14 +33,17 @@ def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
 
 
 def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
-    """Die-sized blobs of half-size pixels unlike the board, away from checkers and bar."""
-    mask = cv2.morphologyEx(stranger.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    """Die-sized blobs of half-size pixels unlike the board, off the checkers and the bar. A
+    checker is blotted out a fifth of its radius beyond its edge (for its place's error), and
+    the opening cuts the slivers left that would join a die lying next to it."""
+    mask = stranger.astype(np.uint8)
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
     for cx, cy in covered:
-        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.45), 0, -1)
+        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.3), 0, -1)
     bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
     mask[:, bx0:bx1 + 1] = 0
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = (die_rect / 2) ** 2
     return [tuple(centroids[i] * 2) for i in range(1, n)
