@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+ROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 
 
@@ -70,6 +71,8 @@ def _patterns() -> tuple[np.ndarray, np.ndarray]:
 
 
 VALUES, PATTERNS = _patterns()
+PLAIN = np.array([(x, y) for x in (-0.135, 0.135) for y in (-0.135, 0.135)]
+                 + [(0.36, 0), (-0.36, 0), (0, 0.36), (0, -0.36)], np.float32)  # x side
 GRID = np.array([(c, r) for r in (-1, 0, 1) for c in (-1, 0, 1)], np.float32) * 0.27  # x side
 
 
@@ -109,7 +112,8 @@ def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
     centre = centre[centre > 0]
     if not len(centre):
         return None
-    die = _fill_holes((labels == np.bincount(centre).argmax()).astype(np.uint8))
+    region = (labels == np.bincount(centre).argmax()).astype(np.uint8)
+    die = _fill_holes(cv2.morphologyEx(region, cv2.MORPH_CLOSE, ROUND))  # close pips on its edge
     s = die.shape[0]
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     w, h = cv2.minAreaRect(max(contours, key=cv2.contourArea))[1]
@@ -134,6 +138,15 @@ def _pose(die: np.ndarray) -> tuple:
     centre = pts.mean(0)
     w, h = (float(np.sqrt(12 * np.var((pts - centre) @ d))) for d in (u, v))
     return (centre, u, v, w, h) if w >= h else (centre, v, u, h, w)
+
+
+def _face_colour(lab: np.ndarray, pose, cocked: bool) -> np.ndarray:
+    """The face's colour where no face has a pip: between the pip places and in the middle of
+    each edge (nearer the middle on a leaning die, whose top face is shorter)."""
+    centre, u, v, w, h = pose
+    k = 0.5 if cocked else 1.0
+    places = np.array([centre + k * (x * w * u + y * h * v) for x, y in PLAIN], np.float32)
+    return np.median(cv2.remap(lab, places[:, :1], places[:, 1:], cv2.INTER_LINEAR)[:, 0], axis=0)
 
 
 def _pip_places(pose, cocked: bool) -> np.ndarray:
@@ -172,6 +185,7 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
         return 0, False, 0.0
     pose = _pose(die)
     cocked = pose[3] > 1.12 * max(pose[4], 1)
+    dist = _weighted(lab, _face_colour(lab, pose, cocked))
     value, margin = _read_pips(dist, pose, cocked)
     inside = dist[die > 0]
     contrast = float(np.percentile(inside, 99) - np.median(inside))
