@@ -108,6 +108,19 @@ class TurnJudge:
                                            sorted(ends, reverse=True), strict=True)]
 
 
+ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # larger die first
+
+
+def rolls_reaching(start: Position, board: Board) -> list[tuple[tuple[int, int], Play]]:
+    """Every roll with a legal play from `start` that ends on `board`, with that play."""
+    found = []
+    for roll in ROLLS:
+        play = next((p for p in legal_plays(start, roll) if board_of(p.position) == board), None)
+        if play is not None:
+            found.append((roll, play))
+    return found
+
+
 def _apply(b: list[int], steps) -> list[int] | None:
     for step in steps:
         if b[step.start] <= 0:

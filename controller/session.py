@@ -3,6 +3,8 @@
 Turn flow (tournament convention): the roller's dice settle flat on the roller's right half
 -> the player moves checkers -> the player picks up the dice, which ends the turn. Nothing is
 recorded that no legal play reaches; a committed turn is journalled before it is announced.
+When the dice were not read (or misread) but the turn is over and exactly one roll's legal
+play reaches the board, that roll is recorded (`infer_dice`), as a person keeping score would.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ..engine.board import START, WHITE, Color
 from ..engine.game import Game, IllegalAction, Match
 from .events import EventBus
 from .journal import Journal
-from .reconciler import TurnJudge, Verdict, board_of, mismatch
+from .reconciler import TurnJudge, Verdict, board_of, mismatch, rolls_reaching
 from .stabilizer import StableView
 
 
@@ -27,6 +29,7 @@ class Settings:
     takebacks: bool = True
     auto_commit: float | None = None  # seconds a complete play must stand to end the turn
     patience: float = 1.5  # seconds an illegal or mismatching board stands before we say so
+    infer_dice: bool = True  # dice unread but only one roll explains the play: record it
 
 
 class Session:
@@ -125,6 +128,8 @@ class Session:
 
     def _await_roll(self, v: StableView) -> None:
         game = self.game
+        if v.board != board_of(game.board) and self._read_from_play(v) and game.result:
+            return
         expected = board_of(game.board)
         if len(v.dice) != 2:
             if v.board == expected:
@@ -180,9 +185,12 @@ class Session:
             last = verdict if verdict.kind == "complete" else self._last_verdict
             if last is not None and last.kind == "complete":
                 self._commit(last.play)  # the opponent has rolled: this turn is over
-                if self.game.result is None:
-                    self._await_roll(v)
+            elif not self._read_from_play(v):
+                self._trouble(verdict, v.t)
                 return
+            if self.game.result is None:
+                self._await_roll(v)
+            return
         self._last_verdict = verdict
         if verdict.kind in ("illegal", "mismatch"):
             self._complete_since = None
@@ -206,6 +214,26 @@ class Session:
             else:
                 self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
 
+    def _read_from_play(self, v: StableView) -> bool:
+        """The opponent has rolled on a board that exactly one roll's legal play reaches,
+        though the mover's dice were not read (or read as others): record that roll and play."""
+        game = self.game
+        if not (self.settings.infer_dice and game.state.started and len(v.dice) == 2
+                and all(self._half_owner(d) is game.turn.other for d in v.dice)):
+            return False
+        found = rolls_reaching(game.board, v.board)
+        if len(found) != 1 or found[0][0] == game.dice:
+            return False
+        roll, play = found[0]
+        if game.dice is not None:
+            game.undo()  # the dice read were not the dice played
+        game.roll(*roll)
+        self._problem = None
+        self.bus.emit("dice", f"{game.turn.key} rolled {roll[0]}{roll[1]} (read from the play)",
+                      color=game.turn.key, dice=list(roll), inferred=True)
+        self._commit(play, inferred=True)
+        return True
+
     def _finish_turn(self) -> None:
         """The opponent acts (doubles): the mover's complete play on the board ends the turn."""
         if self.judge is not None and self.view_now is not None:
@@ -220,7 +248,7 @@ class Session:
             self._problem = (verdict, t, False)
 
     # --- recording ---------------------------------------------------------------------------
-    def _commit(self, play) -> None:
+    def _commit(self, play, inferred: bool = False) -> None:
         game = self.game
         color, dice = game.turn, game.dice
         opening = len(game.record) == 0
@@ -229,6 +257,8 @@ class Session:
         record = {"type": "turn", "color": color.key, "dice": list(dice), "move": move}
         if opening:
             record["opening"] = True
+        if inferred:
+            record["inferred"] = True
         self._log(record)
         self._complete_since = None
         self._last_verdict = None

@@ -194,3 +194,58 @@ def _shot_after_moves(film, moves: int) -> int:
             if done == moves:
                 return index
     raise AssertionError("the film is shorter")
+
+
+BLACK_64 = (synth.Die(6, (0.7, 0.4)), synth.Die(4, (0.8, 0.6)))  # on Black's right half
+WHITE_21 = (synth.Die(2, (0.2, 0.4)), synth.Die(1, (0.3, 0.6)))  # on White's right half
+
+
+def black_turn_then_white_rolls(seen_dice, after) -> list[dict]:
+    """White opens 31 (8/5 6/5); Black plays to `after` with `seen_dice` in view; White rolls."""
+    played = board({8: -1, 5: 2, 6: -1})
+    return manual(*opening_31_by_white(), Shot(played, (0, 0), frames=6),
+                  Shot(played, (0, 0), seen_dice, frames=6),
+                  Shot(after, (0, 0), seen_dice, frames=6), Shot(after, (0, 0), frames=6),
+                  Shot(after, (0, 0), WHITE_21, frames=6))
+
+
+@pytest.mark.parametrize("seen", [(), BLACK_64[:1], (synth.Die(5, (0.7, 0.4)), BLACK_64[1]),
+                                  (BLACK_64[0], synth.Die(4, (0.8, 0.6), cocked=True))],
+                         ids=["dice unseen", "one die seen", "a die misread", "cocked misread"])
+def test_dice_not_read_are_read_from_a_play_only_one_roll_makes(seen, tmp_path):
+    after = board({1: 1, 11: -1}, board({8: -1, 5: 2, 6: -1}))  # Black 24/14: only a 64
+    journal = Journal(tmp_path / "j.jsonl")
+    journal.append({"type": "match", "length": 0, "players": ["A", "B"], "version": 1})
+    result = record(black_turn_then_white_rolls(seen, after), lambda o: o, calibration=CAL,
+                    journal=journal)
+    journal.close()
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5"),
+                                      (BLACK, "move", (6, 4), "24/14")]]
+    assert result.match.games[0].dice == (2, 1)
+    turns = [r for r in read_journal(tmp_path / "j.jsonl") if r["type"] == "turn"]
+    assert turns[-1]["inferred"] is True
+    assert "black rolled 64 (read from the play)" in [e.text for e in result.bus.history]
+
+
+def test_a_play_several_rolls_make_is_not_given_dice():
+    after = board({1: 1, 9: -1}, board({8: -1, 5: 2, 6: -1}))  # Black 24/16: a 62 or a 53
+    result = record(black_turn_then_white_rolls((), after), lambda o: o, calibration=CAL)
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+
+
+def test_reading_dice_from_the_play_can_be_turned_off():
+    from bgboard.controller.events import EventBus
+    from bgboard.controller.session import Session, Settings
+    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.engine.game import Match
+
+    after = board({1: 1, 11: -1}, board({8: -1, 5: 2, 6: -1}))
+    match = Match()
+    session = Session(match, EventBus(), settings=Settings(white_right_high=False,
+                                                           infer_dice=False))
+    stab = Stabilizer()
+    for i, obs in enumerate(black_turn_then_white_rolls((), after)):
+        view = stab.feed(obs, i / 10)
+        if view:
+            session.view(view)
+    assert len(match.games[0].record) == 1
