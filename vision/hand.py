@@ -1,16 +1,24 @@
 """Hands and arms over the field: whatever reaches the field must cross the frame around it.
 
 The band of frame just outside the field is one colour along each side (wood, painted edge);
-an arm crossing it shows as a long run of samples far from that side's usual colour.
+an arm crossing it shows as a long run of samples far from that side's usual colour. With the
+colours learned at calibration (`ArmFinder`), the arm must also go on into the field, and an arm
+the colour of the frame still shows in the field as a large patch unlike the bare board there.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+
+from .checkers import DARK, LIGHT, WEIGHTS
 
 RUN = 0.05  # share of a side an arm covers at least
 GAP = 0.03  # gaps between fingers, as a share of the side
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])  # light left uneven counts less than colour
+UNLIKE = 25.0  # weighted Lab distance from a bare-board colour (under any shade) that is not it
+SHADES = (0.6, 1.4)  # shading a bare-board colour may show (local shadows after evening out)
+PATCH = 0.01  # share of the field a patch unlike the bare board covers at least to be an arm
 
 
 def side_profiles(lab: np.ndarray, m: float) -> list[np.ndarray]:
@@ -24,6 +32,20 @@ def side_profiles(lab: np.ndarray, m: float) -> list[np.ndarray]:
     left = lab[band.start:h - band.start, band].mean(1)
     right = lab[band.start:h - band.start, w - band.stop:w - band.start].mean(1)
     return [top, bottom, left, right]
+
+
+def inner_profiles(flags: np.ndarray, m: float) -> list[np.ndarray]:
+    """Share of `flags` in a thin strip just inside the field along each side, sampled as
+    `side_profiles` samples the band outside it."""
+    flags = flags.astype(np.float32)
+    m = round(m)
+    h, w = flags.shape[:2]
+    start = max(m // 4, 1)
+    strip = slice(m + 1, m + 4)
+    return [flags[strip, start:w - start].mean(0), flags[h - strip.stop:h - strip.start,
+                                                          start:w - start].mean(0),
+            flags[start:h - start, strip].mean(1), flags[start:h - start,
+                                                         w - strip.stop:w - strip.start].mean(1)]
 
 
 def smooth_trend(prof: np.ndarray) -> np.ndarray:
@@ -45,31 +67,117 @@ def longest_run(flags: np.ndarray) -> int:
     return int((ends - starts).max()) if len(starts) else 0
 
 
-def _crossed(dist: np.ndarray, mad: float) -> bool:
-    flags = dist > max(12.0, 4 * mad)
-    gap = max(1, round(GAP * len(dist)))
-    closed = np.convolve(flags, np.ones(gap), mode="same") > 0  # fingers: one run
-    return longest_run(closed) > RUN * len(dist) + gap and flags.sum() > RUN * len(dist)
+def _far(dist: np.ndarray) -> np.ndarray:
+    """Samples far from the side's usual colour (against the spread of the side itself)."""
+    return dist > max(12.0, 4 * float(np.median(dist)))
+
+
+def _crossed(flags: np.ndarray) -> bool:
+    """A run of flagged samples as wide as an arm (gaps between fingers closed)."""
+    gap = max(1, round(GAP * len(flags)))
+    closed = np.convolve(flags, np.ones(gap), mode="same") > 0
+    return longest_run(closed) > RUN * len(flags) + gap and flags.sum() > RUN * len(flags)
+
+
+def band_flags(prof: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Samples of one side's band profile unlike the side's slow trend, and samples unlike the
+    whole side in colour (not only in lightness; a wide arm moves the trend, a shadow does not
+    move the colour much but can on a strongly coloured frame)."""
+    dist = np.linalg.norm((prof - smooth_trend(prof)) * LAB_WEIGHTS, axis=1)
+    chroma = np.linalg.norm(prof[:, 1:] - np.median(prof[:, 1:], axis=0), axis=1)
+    return _far(dist), _far(chroma)
 
 
 def hand_present(lab: np.ndarray, m: float) -> bool:
     """True when something crosses the frame band (margin m px) around the field in `lab`
-    (the rectified field in Lab with the light evened out): a run of samples unlike the
-    side's slow trend, or unlike the whole side in colour (not only in lightness)."""
-    for prof in side_profiles(lab, m):
-        dist = np.linalg.norm((prof - smooth_trend(prof)) * LAB_WEIGHTS, axis=1)
-        if _crossed(dist, float(np.median(dist))):
-            return True
-        chroma = np.linalg.norm(prof[:, 1:] - np.median(prof[:, 1:], axis=0), axis=1)
-        if _crossed(chroma, float(np.median(chroma))):
-            return True
-    return False
+    (the rectified field in Lab with the light evened out)."""
+    return any(_crossed(np.logical_or(*band_flags(prof))) for prof in side_profiles(lab, m))
 
 
 def big_stranger(cls: np.ndarray, other: int, share: float = 0.03) -> bool:
     """True when one blob of pixels unlike any learned colour covers `share` of the field."""
-    import cv2
-
     mask = (cls == other).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     return bool(n > 1 and stats[1:, 4].max() > share * cls.size)
+
+
+def bare_board(view, scale: float) -> np.ndarray:
+    """Which learned colour each pixel of the rectified field (at `scale`) shows when the board
+    is bare: 0 frame, 1 field, 2 and 3 the triangles of even and odd points, 4 the bar."""
+    m, w, h = view.m * scale, view.w * scale, view.h * scale
+    size = (round(view.size[1] * scale), round(view.size[0] * scale))
+    out = np.zeros(size, np.uint8)
+    cv2.rectangle(out, (round(m), round(m)), (round(m + w) - 1, round(m + h) - 1), 1, -1)
+    geo = view.geo
+    half = geo.column_width / 2 * w
+    for p in range(1, 25):
+        x = m + geo.point_x(p) * w
+        base, tip = (m + v * h for v in geo.point_y(p))
+        tri = np.array([[x - half, base], [x + half, base], [x, tip]]) * 16
+        cv2.fillPoly(out, [np.round(tri).astype(np.int32)], 2 + p % 2, cv2.LINE_8, 4)
+    x0, x1 = (m + v * w for v in geo.bar_x)
+    cv2.rectangle(out, (round(x0), round(m)), (round(x1) - 1, round(m + h) - 1), 4, -1)
+    return out
+
+
+def unlike_table(colour) -> np.ndarray:
+    """Per Lab / 4 cell (flat, 64**3): whether the colour is unlike `colour` under any shade in
+    SHADES (distance weighted as `checkers.WEIGHTS` to the nearest shade of it)."""
+    grey = np.float32([0, 128, 128])
+    cells = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32)
+    p = (cells - grey) * WEIGHTS
+    v = (np.float32(colour) - grey) * WEIGHTS
+    s = np.clip(p @ v / max(float(v @ v), 1.0), *SHADES)
+    off = p - s[:, None] * v
+    return (off * off).sum(1) > UNLIKE ** 2
+
+
+class ArmFinder:
+    """Hands over the field of a board whose colours were learned (`learn.start_colours`)."""
+
+    def __init__(self, view, colours: dict, scale: float = 0.5):
+        board = colours["board"]
+        learned = (colours["frame"], colours["field"], board[0], board[1], board[-1])
+        self.table = np.concatenate([unlike_table(c) for c in learned]).astype(np.uint8)
+        labels = bare_board(view, scale)
+        self.index = labels.astype(np.int32) << 18
+        self.m = view.m * scale
+        self.field = labels > 0
+        self.band = [np.float32(p) for p in colours.get("band", ())]
+
+    def unlike(self, even: np.ndarray) -> np.ndarray:
+        """Where the evened half-size field `even` is unlike the bare board (uint8 0/1)."""
+        q = (even >> 2).astype(np.int32)
+        return np.take(self.table, self.index | (q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2])
+
+    def __call__(self, even: np.ndarray, cls: np.ndarray) -> bool:
+        """True when an arm or a hand is over the field in `even` (classes `cls`): something
+        crosses the band (a change of colour alone only where it goes on into the field), or
+        a patch unlike the bare board reaches in from the field's edge."""
+        unlike = self.unlike(even)
+        inner = inner_profiles(unlike, self.m)
+        for side, (prof, into) in enumerate(zip(side_profiles(even, self.m), inner, strict=True)):
+            trend, colour = band_flags(prof)
+            if _crossed((trend & self.new(side, prof)) | (colour & (into > 0.5))):
+                return True
+        return self.patch(unlike, cls)
+
+    def new(self, side: int, prof: np.ndarray) -> np.ndarray | bool:
+        """Samples of a side's band unlike the band learned at calibration (beyond a slow change
+        of light): shading fixed in the room and the band's own grain are no arm."""
+        if len(self.band) != 4 or self.band[side].shape != prof.shape:
+            return True
+        return band_flags(prof - self.band[side])[0]
+
+    def patch(self, unlike: np.ndarray, cls: np.ndarray) -> bool:
+        """A patch unlike the bare board and unlike any checker that reaches the field's edge."""
+        mask = unlike & self.field & (cls != LIGHT) & (cls != DARK)
+        mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        h, w = mask.shape
+        m = round(self.m)
+        for x, y, bw, bh, area in stats[1:]:
+            edge = min(x, y) <= m + 1 or x + bw >= w - m - 1 or y + bh >= h - m - 1
+            if edge and area > PATCH * (h - 2 * m) * (w - 2 * m):
+                return True
+        return False

@@ -1,4 +1,5 @@
-"""Learning a board from a frame of the start position: checker and board colours, checker size.
+"""Learning a board from a frame of the start position: checker and board colours, checker size,
+and the frame band's own look along each side (its grain and the room's fixed shading).
 
 The colours are Lab (OpenCV 8-bit scale) medians over places whose content the start position
 fixes; the checker diameter is the length of the five-checker rows divided by five.
@@ -15,6 +16,7 @@ from ..calibration.file import Calibration
 from ..calibration.rectify import FieldView
 from . import lighting
 from .checkers import Classifier, classify_small, even_lab, run_profile
+from .hand import side_profiles
 
 START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
 FIVES = ("6", "12", "13", "19")
@@ -81,7 +83,8 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     view = FieldView(cal)
     rect = view.warp(image)
     colours = start_colours(rect, view)
-    cls = classify_small(even_lab(rect, view, colours), Classifier(colours))
+    even = even_lab(rect, view, colours)
+    cls = classify_small(even, Classifier(colours))
     runs = []
     for name in FIVES:
         light, dark = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)
@@ -94,6 +97,7 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
         raise ValueError("the start position is not on the board (cannot see its five-checker "
                          "rows)")
     diameter = float(np.median(runs)) / view.w
+    colours["band"] = [np.rint(p).astype(int).tolist() for p in side_profiles(even, view.m / 2)]
     extra = dict(cal.extra, colours=colours, checker_diameter=round(diameter, 5))
     return replace(cal, extra=extra)
 

@@ -1,0 +1,80 @@
+"""Hands over the field: the bare board's layout, arms the colour of the frame, fixed shading."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision import checkers, hand
+from bgboard.vision.learn import learn
+from bgboard.vision.synth import SKINS, START_POINTS, Scene, random_look, render, with_look
+
+
+def _finder_and_fields(look, seed: int, scenes):
+    """ArmFinder of a calibration learned from the start (rendered with `seed`, so with the
+    same room light as the frames) and the evened fields and classes of the scenes' frames."""
+    start = render(Scene(START_POINTS, look=look), seed)
+    cal = learn(start.image, from_dict(start.calibration))
+    view, colours = FieldView(cal), cal.extra["colours"]
+    classify = checkers.Classifier(colours)
+    out = []
+    for scene in scenes:
+        even = checkers.even_lab(view.warp(render(scene, seed).image), view, colours)
+        out.append((even, checkers.classify_small(even, classify)))
+    return hand.ArmFinder(view, colours), out
+
+
+def test_the_bare_board_puts_frame_field_triangles_and_bar_where_the_geometry_says():
+    start = render(Scene(START_POINTS))
+    view = FieldView(from_dict(start.calibration))
+    labels = hand.bare_board(view, 0.5)
+    m, geo = view.m / 2, view.geo
+
+    def at(x, y):
+        return labels[round(m + y * view.h / 2), round(m + x * view.w / 2)]
+
+    assert labels[1, 1] == 0
+    assert at(geo.point_x(1), 0.05) == 3 and at(geo.point_x(2), 0.05) == 2
+    assert at(geo.point_x(13), 0.95) == 3 and at(geo.point_x(14), 0.95) == 2
+    assert at(sum(geo.bar_x) / 2, 0.5) == 4
+    assert at(geo.point_x(3), 0.5) == 1
+
+
+def test_an_arm_the_colour_of_the_frame_is_found_in_the_field():
+    look = with_look(Scene(START_POINTS), frame=SKINS[3]).look
+    finder, fields = _finder_and_fields(look, 4, [Scene(START_POINTS, look=look),
+                                                  Scene(START_POINTS, hand=True, look=look)])
+    assert [finder(even, cls) for even, cls in fields] == [False, True]
+
+
+def test_a_fixed_shadow_over_the_frame_band_is_no_arm():
+    look = random_look(np.random.default_rng(3))
+    assert look.blob_shadow > 0.25
+    scenes = [Scene(START_POINTS, look=look), Scene(START_POINTS, look=look, hand=True)]
+    scenes += [Scene(tuple(p), look=look) for p in _positions()]
+    finder, fields = _finder_and_fields(look, 3, scenes)
+    assert [finder(even, cls) for even, cls in fields] == [False, True] + [False] * 3
+
+
+def _positions():
+    """A few boards unlike the start (checkers moved near the frame band)."""
+    moved = []
+    for shift in (1, 2, 3):
+        points = list(START_POINTS)
+        points[5], points[5 - shift] = 5 - shift, shift
+        moved.append(points)
+    return moved
+
+
+def test_calibration_keeps_the_frame_band_as_the_start_frame_shows_it():
+    look = random_look(np.random.default_rng(3))
+    start = render(Scene(START_POINTS, look=look), 3)
+    cal = learn(start.image, from_dict(start.calibration))
+    view = FieldView(cal)
+    even = checkers.even_lab(view.warp(start.image), view, cal.extra["colours"])
+    learned = cal.extra["colours"]["band"]
+    assert [len(p) for p in learned] == [len(p) for p in hand.side_profiles(even, view.m / 2)]
+    assert cv2.absdiff(np.uint8(learned[1]), np.uint8(np.rint(
+        hand.side_profiles(even, view.m / 2)[1]))).max() <= 1
