@@ -48,6 +48,7 @@ class Session:
         self._complete_since: float | None = None
         self._wait_clear = False  # dice must leave the board before they count again
         self._last_verdict: Verdict | None = None
+        self._refused: tuple | None = None  # the mover's roll last seen but refused (cocked...)
         if not match.games:
             match.new_game()
 
@@ -142,6 +143,7 @@ class Session:
         else:
             reason = self._bad_roll(v, game.turn)
             if reason:
+                self._refused = tuple(sorted((d.value for d in v.dice), reverse=True))
                 self._roll_again(reason)
                 return
             values = sorted((d.value for d in v.dice), reverse=True)
@@ -215,13 +217,16 @@ class Session:
                 self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
 
     def _read_from_play(self, v: StableView) -> bool:
-        """The opponent has rolled on a board that exactly one roll's legal play reaches,
-        though the mover's dice were not read (or read as others): record that roll and play."""
+        """The opponent has rolled on a board that exactly one roll's legal play reaches (or
+        several, one of them the roll seen but refused), though the mover's dice were not read
+        (or read as others): record that roll and play."""
         game = self.game
         if not (self.settings.infer_dice and game.state.started and len(v.dice) == 2
                 and all(self._half_owner(d) is game.turn.other for d in v.dice)):
             return False
         found = rolls_reaching(game.board, v.board)
+        if len(found) > 1:  # a roll seen but refused (a die taken for cocked) decides
+            found = [(roll, play) for roll, play in found if roll == self._refused]
         if len(found) != 1 or found[0][0] == game.dice:
             return False
         roll, play = found[0]
@@ -262,6 +267,7 @@ class Session:
         self._log(record)
         self._complete_since = None
         self._last_verdict = None
+        self._refused = None
         self.judge = None
         text = f"{color.key} {dice[0]}{dice[1]}: {move or '(no move)'}"
         self.bus.emit("committed", text, color=color.key, dice=list(dice), move=move)
