@@ -36,7 +36,7 @@ def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
 def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
     """Die-sized blobs of half-size pixels unlike the board, off the checkers and the bar. A
     checker is blotted out a fifth of its radius beyond its edge (for its place's error), and
-    the opening cuts the slivers left that would join a die lying next to it."""
+    the opening cuts the specks and slivers left."""
     mask = stranger.astype(np.uint8)
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
@@ -44,7 +44,7 @@ def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> lis
         cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.3), 0, -1)
     bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
     mask[:, bx0:bx1 + 1] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     area = (die_rect / 2) ** 2
     return [tuple(centroids[i] * 2) for i in range(1, n)
@@ -106,7 +106,11 @@ def _around_dist(lab: np.ndarray) -> np.ndarray:
 def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
     """The die: the region around the middle nearer the body colour than the surroundings',
     if it is isolated, square and die-sized."""
-    near = ((dist < 40) & (dist < _around_dist(lab))).astype(np.uint8)
+    near = dist < 40
+    expected = (dist.shape[0] / 2.2) ** 2
+    if near.sum() < 0.3 * expected:  # too little of the body colour for a die, pips filled in
+        return None
+    near = (near & (dist < _around_dist(lab))).astype(np.uint8)
     n, labels = cv2.connectedComponents(near, connectivity=4)
     centre = labels[c, c].ravel()
     centre = centre[centre > 0]
@@ -114,11 +118,9 @@ def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
         return None
     region = (labels == np.bincount(centre).argmax()).astype(np.uint8)
     die = _fill_holes(cv2.morphologyEx(region, cv2.MORPH_CLOSE, ROUND))  # close pips on its edge
-    s = die.shape[0]
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     w, h = cv2.minAreaRect(max(contours, key=cv2.contourArea))[1]
     area = die.sum()
-    expected = (s / 2.2) ** 2
     edge = die[0].any() or die[-1].any() or die[:, 0].any() or die[:, -1].any()
     return None if edge or not 0.4 * expected <= area <= 2 * expected or area < 0.8 * w * h \
         else die
