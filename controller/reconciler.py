@@ -111,12 +111,14 @@ class TurnJudge:
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # larger die first
 
 
-def rolls_reaching(start: Position, board: Board) -> list[tuple[tuple[int, int], Play]]:
-    """Every roll with a legal play from `start` that ends on `board`, with that play."""
+def rolls_reaching(start: Position, board: Board) -> list[tuple[tuple[int, int], Play | None]]:
+    """Every roll with a legal play from `start` that ends on `board`, with that play (None:
+    the roll cannot be played and `board` is the start)."""
     found = []
     for roll in ROLLS:
-        play = next((p for p in legal_plays(start, roll) if board_of(p.position) == board), None)
-        if play is not None:
+        plays = legal_plays(start, roll)
+        play = next((p for p in plays if board_of(p.position) == board), None)
+        if play is not None or (not plays and board == board_of(start)):
             found.append((roll, play))
     return found
 

@@ -129,7 +129,7 @@ class Session:
 
     def _await_roll(self, v: StableView) -> None:
         game = self.game
-        if v.board != board_of(game.board) and self._read_from_play(v) and game.result:
+        if self._read_from_play(v) and game.result:
             return
         expected = board_of(game.board)
         if len(v.dice) != 2:
@@ -218,15 +218,15 @@ class Session:
 
     def _read_from_play(self, v: StableView) -> bool:
         """The opponent has rolled on a board that exactly one roll's legal play reaches (or
-        several, one of them the roll seen but refused), though the mover's dice were not read
-        (or read as others): record that roll and play."""
+        several, or a pass, one of them the roll seen but refused), though the mover's dice
+        were not read (or read as others): record that roll and play."""
         game = self.game
         if not (self.settings.infer_dice and game.state.started and len(v.dice) == 2
                 and all(self._half_owner(d) is game.turn.other for d in v.dice)):
             return False
         found = rolls_reaching(game.board, v.board)
-        if len(found) > 1:  # a roll seen but refused (a die taken for cocked) decides
-            found = [(roll, play) for roll, play in found if roll == self._refused]
+        if len(found) > 1 or (found and found[0][1] is None):  # several rolls, or a pass:
+            found = [(roll, play) for roll, play in found if roll == self._refused]  # seen
         if len(found) != 1 or found[0][0] == game.dice:
             return False
         roll, play = found[0]

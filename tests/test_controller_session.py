@@ -258,3 +258,30 @@ def test_reading_dice_from_the_play_can_be_turned_off():
         if view:
             session.view(view)
     assert len(match.games[0].record) == 1
+
+
+def test_a_pass_is_recorded_only_with_a_roll_seen_and_refused():
+    from engine_helpers import make
+
+    closed = make({24: 2, 1: 13}, {18: 2, 12: 13})  # White on the bar: 66 cannot enter
+    sixes = (synth.Die(6, (0.2, 0.4)), synth.Die(6, (0.3, 0.6), cocked=True))
+    blacks = (synth.Die(5, (0.7, 0.4)), synth.Die(4, (0.8, 0.6)))
+    from bgboard.controller.events import EventBus
+    from bgboard.controller.session import Session, Settings
+    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.engine.game import Match
+
+    for seen, passes in (((), 0), (sixes, 1)):
+        stream = manual(Shot(closed.points, (0, 0), frames=6),
+                        Shot(closed.points, (0, 0), seen, frames=6),
+                        Shot(closed.points, (0, 0), frames=6),
+                        Shot(closed.points, (0, 0), blacks, frames=6))
+        match = Match()
+        match.new_game(closed)
+        session = Session(match, EventBus(), settings=Settings(white_right_high=False))
+        stab = Stabilizer()
+        for i, obs in enumerate(stream):
+            view = stab.feed(obs, i / 10)
+            if view:
+                session.view(view)
+        assert [(a.dice, a.play) for a in match.games[0].record] == [((6, 6), None)] * passes
