@@ -9,6 +9,7 @@ play reaches the board, that roll is recorded (`infer_dice`), as a person keepin
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ..engine.board import START, WHITE, Color
@@ -48,7 +49,7 @@ class Session:
         self._complete_since: float | None = None
         self._wait_clear = False  # dice must leave the board before they count again
         self._last_verdict: Verdict | None = None
-        self._refused: tuple | None = None  # the mover's roll last seen but refused (cocked...)
+        self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
         if not match.games:
             match.new_game()
 
@@ -132,6 +133,9 @@ class Session:
         if self._read_from_play(v) and game.result:
             return
         expected = board_of(game.board)
+        if v.dice and game.state.started and all(self._half_owner(d) is game.turn
+                                                 for d in v.dice):
+            self._seen = tuple(d.value for d in v.dice)
         if len(v.dice) != 2:
             if v.board == expected:
                 self._problem = None
@@ -143,7 +147,6 @@ class Session:
         else:
             reason = self._bad_roll(v, game.turn)
             if reason:
-                self._refused = tuple(sorted((d.value for d in v.dice), reverse=True))
                 self._roll_again(reason)
                 return
             values = sorted((d.value for d in v.dice), reverse=True)
@@ -218,15 +221,15 @@ class Session:
 
     def _read_from_play(self, v: StableView) -> bool:
         """The opponent has rolled on a board that exactly one roll's legal play reaches (or
-        several, or a pass, one of them the roll seen but refused), though the mover's dice
-        were not read (or read as others): record that roll and play."""
+        several, or a pass, one of them most like the dice seen), though the mover's dice were
+        not read (or read as others): record that roll and play."""
         game = self.game
         if not (self.settings.infer_dice and game.state.started and len(v.dice) == 2
                 and all(self._half_owner(d) is game.turn.other for d in v.dice)):
             return False
         found = rolls_reaching(game.board, v.board)
-        if len(found) > 1 or (found and found[0][1] is None):  # several rolls, or a pass:
-            found = [(roll, play) for roll, play in found if roll == self._refused]  # seen
+        if len(found) > 1 or (found and found[0][1] is None):  # several rolls, or a pass
+            found = self._most_like_seen(found)
         if len(found) != 1 or found[0][0] == game.dice:
             return False
         roll, play = found[0]
@@ -238,6 +241,15 @@ class Session:
                       color=game.turn.key, dice=list(roll), inferred=True)
         self._commit(play, inferred=True)
         return True
+
+    def _most_like_seen(self, found: list) -> list:
+        """The rolls in `found` that share the most dice with those seen this turn: at least
+        one, and both for a pass (a board that does not change shows nothing of the roll)."""
+        def shared(roll) -> int:
+            return sum((Counter(roll) & Counter(self._seen)).values())
+        best = max((shared(roll) for roll, _ in found), default=0)
+        return [(roll, play) for roll, play in found
+                if shared(roll) == best >= (1 if play else 2)]
 
     def _finish_turn(self) -> None:
         """The opponent acts (doubles): the mover's complete play on the board ends the turn."""
@@ -267,7 +279,7 @@ class Session:
         self._log(record)
         self._complete_since = None
         self._last_verdict = None
-        self._refused = None
+        self._seen = ()
         self.judge = None
         text = f"{color.key} {dice[0]}{dice[1]}: {move or '(no move)'}"
         self.bus.emit("committed", text, color=color.key, dice=list(dice), move=move)
