@@ -243,13 +243,12 @@ class Session:
         return True
 
     def _most_like_seen(self, found: list) -> list:
-        """The rolls in `found` that share the most dice with those seen this turn: at least
-        one, and both for a pass (a board that does not change shows nothing of the roll)."""
+        """The rolls in `found` that share the most dice (at least one) with those seen this
+        turn."""
         def shared(roll) -> int:
             return sum((Counter(roll) & Counter(self._seen)).values())
         best = max((shared(roll) for roll, _ in found), default=0)
-        return [(roll, play) for roll, play in found
-                if shared(roll) == best >= (1 if play else 2)]
+        return [(roll, play) for roll, play in found if shared(roll) == best >= 1]
 
     def _finish_turn(self) -> None:
         """The opponent acts (doubles): the mover's complete play on the board ends the turn."""

@@ -261,7 +261,7 @@ def test_reading_dice_from_the_play_can_be_turned_off():
     assert len(match.games[0].record) == 1
 
 
-def test_a_pass_is_recorded_only_with_a_roll_seen_and_refused():
+def test_a_pass_is_recorded_only_with_a_die_of_its_roll_seen():
     from engine_helpers import make
 
     closed = make({24: 2, 1: 13}, {18: 2, 12: 13})  # White on the bar: 66 cannot enter
@@ -272,7 +272,7 @@ def test_a_pass_is_recorded_only_with_a_roll_seen_and_refused():
     from bgboard.controller.stabilizer import Stabilizer
     from bgboard.engine.game import Match
 
-    for seen, passes in (((), 0), (sixes, 1)):
+    for seen, passes in (((), 0), (sixes, 1), (sixes[:1], 1)):
         stream = manual(Shot(closed.points, (0, 0), frames=6),
                         Shot(closed.points, (0, 0), seen, frames=6),
                         Shot(closed.points, (0, 0), frames=6),
