@@ -17,8 +17,8 @@ import numpy as np
 MODELS = Path(__file__).with_name("models")
 FIND_PX = 256  # the finder sees the photo's longer side at this many pixels
 STRIDE = 4  # finder output cells per input pixel
-CROP = 32  # value reader input, pixels a side
-CROP_DICE = 1.7  # value reader crop, in die sides
+CROP = 48  # value reader input, pixels a side
+CROP_DICE = 1.5  # value reader crop, in die sides
 THRESHOLD = 0.5  # finder score for a die
 
 
