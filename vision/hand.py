@@ -79,13 +79,17 @@ def _crossed(flags: np.ndarray) -> bool:
     return longest_run(closed) > RUN * len(flags) + gap and flags.sum() > RUN * len(flags)
 
 
+def trend_flags(prof: np.ndarray) -> np.ndarray:
+    """Samples of one side's band profile unlike the side's slow trend."""
+    return _far(np.linalg.norm((prof - smooth_trend(prof)) * LAB_WEIGHTS, axis=1))
+
+
 def band_flags(prof: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Samples of one side's band profile unlike the side's slow trend, and samples unlike the
     whole side in colour (not only in lightness; a wide arm moves the trend, a shadow does not
     move the colour much but can on a strongly coloured frame)."""
-    dist = np.linalg.norm((prof - smooth_trend(prof)) * LAB_WEIGHTS, axis=1)
     chroma = np.linalg.norm(prof[:, 1:] - np.median(prof[:, 1:], axis=0), axis=1)
-    return _far(dist), _far(chroma)
+    return trend_flags(prof), _far(chroma)
 
 
 def hand_present(lab: np.ndarray, m: float) -> bool:
@@ -121,10 +125,10 @@ def bare_board(view, scale: float) -> np.ndarray:
 
 
 def unlike_table(colour) -> np.ndarray:
-    """Per Lab / 4 cell (flat, 64**3): whether the colour is unlike `colour` under any shade in
-    SHADES (distance weighted as `checkers.WEIGHTS` to the nearest shade of it)."""
+    """Per Lab / 8 cell (flat, 32**3: small enough to stay in cache), whether the colour is
+    unlike `colour` under any shade in SHADES (weighted as `checkers.WEIGHTS`)."""
     grey = np.float32([0, 128, 128])
-    cells = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32)
+    cells = (np.indices((32, 32, 32)).reshape(3, -1).T * 8 + 4).astype(np.float32)
     p = (cells - grey) * WEIGHTS
     v = (np.float32(colour) - grey) * WEIGHTS
     s = np.clip(p @ v / max(float(v @ v), 1.0), *SHADES)
@@ -140,15 +144,15 @@ class ArmFinder:
         learned = (colours["frame"], colours["field"], board[0], board[1], board[-1])
         self.table = np.concatenate([unlike_table(c) for c in learned]).astype(np.uint8)
         labels = bare_board(view, scale)
-        self.index = labels.astype(np.int32) << 18
+        self.index = labels.astype(np.int32) << 15
         self.m = view.m * scale
         self.field = labels > 0
         self.band = [np.float32(p) for p in colours.get("band", ())]
 
     def unlike(self, even: np.ndarray) -> np.ndarray:
         """Where the evened half-size field `even` is unlike the bare board (uint8 0/1)."""
-        q = (even >> 2).astype(np.int32)
-        return np.take(self.table, self.index | (q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2])
+        q = (even >> 3).astype(np.int32)
+        return np.take(self.table, self.index | (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2])
 
     def __call__(self, even: np.ndarray, cls: np.ndarray) -> bool:
         """True when an arm or a hand is over the field in `even` (classes `cls`): something
@@ -158,7 +162,8 @@ class ArmFinder:
         inner = inner_profiles(unlike, self.m)
         for side, (prof, into) in enumerate(zip(side_profiles(even, self.m), inner, strict=True)):
             trend, colour = band_flags(prof)
-            if _crossed((trend & self.new(side, prof)) | (colour & (into > 0.5))):
+            colour &= into > 0.5
+            if _crossed(trend | colour) and _crossed((trend & self.new(side, prof)) | colour):
                 return True
         return self.patch(unlike, cls)
 
@@ -167,7 +172,7 @@ class ArmFinder:
         of light): shading fixed in the room and the band's own grain are no arm."""
         if len(self.band) != 4 or self.band[side].shape != prof.shape:
             return True
-        return band_flags(prof - self.band[side])[0]
+        return trend_flags(prof - self.band[side])
 
     def patch(self, unlike: np.ndarray, cls: np.ndarray) -> bool:
         """A patch unlike the bare board and unlike any checker that reaches the field's edge."""
