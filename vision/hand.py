@@ -98,13 +98,6 @@ def hand_present(lab: np.ndarray, m: float) -> bool:
     return any(_crossed(np.logical_or(*band_flags(prof))) for prof in side_profiles(lab, m))
 
 
-def big_stranger(cls: np.ndarray, other: int, share: float = 0.03) -> bool:
-    """True when one blob of pixels unlike any learned colour covers `share` of the field."""
-    mask = (cls == other).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return bool(n > 1 and stats[1:, 4].max() > share * cls.size)
-
-
 def bare_board(view, scale: float) -> np.ndarray:
     """Which learned colour each pixel of the rectified field (at `scale`) shows when the board
     is bare: 0 frame, 1 field, 2 and 3 the triangles of even and odd points, 4 the bar."""

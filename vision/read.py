@@ -21,6 +21,7 @@ class Reader:
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         colours = cal.extra.get("colours")
         self.classify = checkers.Classifier(colours) if colours else None
+        self.arms = hand.ArmFinder(self.view, colours) if colours else None
 
     def read(self, image: np.ndarray) -> dict:
         """The Observation of one BGR frame."""
@@ -39,8 +40,7 @@ class Reader:
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         covered = [c for r in readings for c in r.centres]
         found = dice.find_field_dice(image, view, classify.stranger(even), covered)
-        has_hand = hand.hand_present(even, view.m / 2) or (
-            self.classify is not None and hand.big_stranger(cls, checkers.OTHER))
+        has_hand = self.arms(even, cls) if self.arms else hand.hand_present(even, view.m / 2)
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:
             confidence *= 0.3
