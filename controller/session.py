@@ -10,7 +10,7 @@ play reaches the board, that roll is recorded (`infer_dice`), as a person keepin
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.board import START, WHITE, Color
 from ..engine.game import Game, IllegalAction, Match
@@ -157,6 +157,7 @@ class Session:
 
     def _opening(self, v: StableView) -> None:
         a, b = v.dice
+        self._seen = (a.value, b.value)
         if any(d.cocked for d in v.dice):
             return self._roll_again("a die is cocked")
         owners = [self._half_owner(d) for d in v.dice]
@@ -222,20 +223,32 @@ class Session:
     def _read_from_play(self, v: StableView) -> bool:
         """The opponent has rolled on a board that exactly one roll's legal play reaches (or
         several, or a pass, one of them most like the dice seen), though the mover's dice were
-        not read (or read as others): record that roll and play."""
+        not read (or read as others): record that roll and play. At the opening the mover is
+        whoever did not roll now."""
         game = self.game
-        if not (self.settings.infer_dice and game.state.started and len(v.dice) == 2
-                and all(self._half_owner(d) is game.turn.other for d in v.dice)):
+        owners = {self._half_owner(d) for d in v.dice}
+        if not (self.settings.infer_dice and len(v.dice) == 2 and len(owners) == 1) or \
+                None in owners:
             return False
-        found = rolls_reaching(game.board, v.board)
+        mover = owners.pop().other
+        started = game.state.started
+        if started and mover is not game.turn:
+            return False
+        found = rolls_reaching(game.board if started else replace(game.board, turn=mover),
+                               v.board)
+        if not started:  # the opening roll is one die each: never a double, never a pass
+            found = [(roll, play) for roll, play in found if roll[0] != roll[1] and play]
         if len(found) > 1 or (found and found[0][1] is None):  # several rolls, or a pass
             found = self._most_like_seen(found)
         if len(found) != 1 or found[0][0] == game.dice:
             return False
         roll, play = found[0]
-        if game.dice is not None:
-            game.undo()  # the dice read were not the dice played
-        game.roll(*roll)
+        if not started:
+            game.opening(*(roll if mover is WHITE else roll[::-1]))
+        else:
+            if game.dice is not None:
+                game.undo()  # the dice read were not the dice played
+            game.roll(*roll)
         self._problem = None
         self.bus.emit("dice", f"{game.turn.key} rolled {roll[0]}{roll[1]} (read from the play)",
                       color=game.turn.key, dice=list(roll), inferred=True)

@@ -286,3 +286,19 @@ def test_a_pass_is_recorded_only_with_a_die_of_its_roll_seen():
             if view:
                 session.view(view)
         assert [(a.dice, a.play) for a in match.games[0].record] == [((6, 6), None)] * passes
+
+
+def test_an_opening_roll_not_read_is_read_from_the_play(tmp_path):
+    played = board({8: -1, 5: 2, 6: -1})  # White 8/5 6/5: only a 31
+    cocked = (synth.Die(3, (0.2, 0.5), cocked=True), synth.Die(1, (0.8, 0.5)))
+    stream = manual(Shot(START.points, (0, 0), cocked, frames=6),
+                    Shot(played, (0, 0), cocked, frames=6), Shot(played, (0, 0), frames=6),
+                    Shot(played, (0, 0), BLACK_64, frames=6))
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    journal.append({"type": "match", "length": 0, "players": ["A", "B"], "version": 1})
+    result = record(stream, lambda o: o, calibration=CAL, journal=journal)
+    journal.close()
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+    assert result.match.games[0].dice == (6, 4) and result.match.games[0].turn is BLACK
+    assert records(rebuild(read_journal(path))[0]) == records(result.match)
