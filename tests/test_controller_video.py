@@ -26,10 +26,11 @@ from controller_helpers import noisy
 from film_media import write_calibration, write_events
 from gnubg_cli import expected_gnubg_actions, gnubg_actions, gnubg_import
 
-pytestmark = pytest.mark.skip(
-    reason="waits for issue 3: field dice are found with the right value in 79.7% of "
-           "vision's synthetic frames (bar 99.5%); a die missed for a whole turn stalls the "
-           "game, and the session rightly records nothing")
+WAITS_FOR_VISION = pytest.mark.skip(
+    reason="waits for issue 3: of these five films, 2, 7 and 8 are recorded whole; film 3 "
+           "stops at action 44 of 54 (a point misread in the bear-off) and film 4 at 26 of 55 "
+           "(a pass whose second die was never found); field dice are read right in 92.5% of "
+           "vision's synthetic frames (bar 99.5%)")
 
 SEEDS = (2, 3, 4, 7, 8)
 FILMS = {seed: film_match(seed, games=1) for seed in SEEDS}
@@ -63,6 +64,7 @@ def test_the_films_cover_what_a_game_holds():
     assert any(d.cocked for film in FILMS.values() for s in film.shots for d in s.dice)
 
 
+@WAITS_FOR_VISION
 def test_bgboard_record_gets_every_turn_of_five_filmed_games(media, tmp_path):
     written = []
     for seed, (video, cal, events) in media.items():
@@ -92,6 +94,7 @@ def read_observations(seed: int) -> tuple[dict, ...]:
     return tuple(out)
 
 
+@WAITS_FOR_VISION
 @pytest.mark.parametrize("seed", SEEDS[:2])
 def test_noise_still_gives_every_turn(seed):
     film = FILMS[seed]
