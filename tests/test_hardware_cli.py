@@ -103,8 +103,9 @@ def test_everything_is_off_when_interrupted(sig, code):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "bgboard.controller.cli", "leds", "test", "--backend", "sim",
-         "--delay", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    first = [proc.stdout.readline() for _ in range(6)]
+         "--delay", "30"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal,
+    first = [proc.stdout.readline() for _ in range(6)]  # even when pytest runs in the background
     assert first[0] == "LED 0: point 1\n"
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=30)
