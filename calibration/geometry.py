@@ -47,6 +47,15 @@ class FieldGeometry:
             return 0.0, self.point_depth
         return 1.0, 1.0 - self.point_depth
 
+    def triangle(self, point: int, origin=(0.0, 0.0), size=(1.0, 1.0)) -> tuple:
+        """Corners (left base, right base, tip) of White's point `point`, in field coordinates
+        or, with the field's `origin` and `size` in pixels, in pixels."""
+        (ox, oy), (w, h) = origin, size
+        x = ox + self.point_x(point) * w
+        half = self.column_width / 2 * w
+        base, tip = (oy + v * h for v in self.point_y(point))
+        return (x - half, base), (x + half, base), (x, tip)
+
     @property
     def bar_x(self) -> tuple[float, float]:
         """Field x range of the bar."""

@@ -75,3 +75,10 @@ def test_aspect_is_measured_from_the_corner_distances():
     cal = Calibration((1280, 720), {"p1": (1000, 600), "p12": (200, 600),
                                     "p13": (200, 100), "p24": (1000, 100)})
     assert cal.aspect() == pytest.approx(800 / 500)
+
+
+def test_a_points_triangle_in_field_coordinates_and_in_pixels():
+    geo = FieldGeometry(0.1, 0.4)  # columns 0.075 wide
+    assert geo.triangle(1) == ((0.0, 0.0), (0.075, 0.0), (0.0375, 0.4))
+    corners = [v for xy in geo.triangle(13, (10, 20), (400, 200)) for v in xy]
+    assert corners == pytest.approx([380, 220, 410, 220, 395, 140])

@@ -118,10 +118,7 @@ def diagram_shapes(points, bar, off, geo: DiagramGeometry) -> list[Shape]:
 
 
 def _point(geo: DiagramGeometry, p: int, n: int) -> list[Shape]:
-    half = geo.field.column_width / 2
-    fx = geo.field.point_x(p)
-    base, tip = geo.field.point_y(p)
-    corners = (geo.to_px(fx - half, base), geo.to_px(fx + half, base), geo.to_px(fx, tip))
+    corners = [geo.to_px(*corner) for corner in geo.field.triangle(p)]
     shapes = [Shape("poly", tuple(v for xy in corners for v in xy), POINT_COLOURS[p % 2])]
     bx, by = geo.point_base(p)
     step = 2 * geo.radius * (-1 if p <= 12 else 1)

@@ -106,11 +106,8 @@ def bare_board(view, scale: float) -> np.ndarray:
     out = np.zeros(size, np.uint8)
     cv2.rectangle(out, (round(m), round(m)), (round(m + w) - 1, round(m + h) - 1), 1, -1)
     geo = view.geo
-    half = geo.column_width / 2 * w
     for p in range(1, 25):
-        x = m + geo.point_x(p) * w
-        base, tip = (m + v * h for v in geo.point_y(p))
-        tri = np.array([[x - half, base], [x + half, base], [x, tip]]) * 16
+        tri = np.array(geo.triangle(p, (m, m), (w, h))) * 16
         cv2.fillPoly(out, [np.round(tri).astype(np.int32)], 2 + p % 2, cv2.LINE_8, 4)
     x0, x1 = (m + v * w for v in geo.bar_x)
     cv2.rectangle(out, (round(x0), round(m)), (round(x1) - 1, round(m + h) - 1), 4, -1)

@@ -296,11 +296,8 @@ def _draw_board(rng, look: Look) -> np.ndarray:
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
     cv2.rectangle(img, (round(bx0), oy), (round(bx1), oy + fh), look.frame, -1)
     geo = look.geometry
-    half = geo.column_width / 2 * fw
     for p in range(1, 25):
-        x = ox + geo.point_x(p) * fw
-        base, tip = (oy + v * fh for v in geo.point_y(p))
-        tri = np.array([[x - half, base], [x + half, base], [x, tip]]) * 16
+        tri = np.array(geo.triangle(p, (ox, oy), (fw, fh))) * 16
         cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
     tex = _texture(rng, (ch, cw), look.texture, look.grain)
     return img * tex[..., None]
