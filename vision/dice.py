@@ -1,10 +1,10 @@
 """Dice on a calibrated board's field, read by their pips.
 
 `find_field_dice` looks on the rectified field for die-sized blobs unlike the board, away from
-the checkers. A die is read in a square patch about two dice wide (`read_field_die`, also used
-by `vision.dice_photo`): the face is the connected region of the die's colour, pips are the
-round spots of another colour on it (not those of a side face), and a die whose outline is not
-square is leaning (`cocked`).
+the checkers. A die is read in a square patch about two dice wide (`read_field_die`): the die
+is the region of its body colour nearer that than the patch's rim colours, its pips are read
+on a 3 x 3 grid turned with its edges, and a die whose outline is not square is leaning
+(`cocked`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ def _lab(image: np.ndarray) -> np.ndarray:
     return lab * np.float32([2.55, 1, 1]) + np.float32([0, 128, 128])
 
 
-def _fill_holes(mask: np.ndarray, largest: float = np.inf) -> np.ndarray:
-    """`mask` with the inside of every outline filled, for outlines of at most `largest` px."""
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """`mask` with the inside of every outline filled."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = mask.copy()
-    small = [c for c in contours if cv2.contourArea(c) <= largest]
-    cv2.drawContours(out, small, -1, 1, -1)
+    cv2.drawContours(out, contours, -1, 1, -1)
     return out
 
 
@@ -99,8 +98,7 @@ def _around_dist(lab: np.ndarray) -> np.ndarray:
                  lab[:, -3:].reshape(-1, 3)]
     _, _, centres = cv2.kmeans(ring, 3, None, (cv2.TERM_CRITERIA_MAX_ITER, 5, 0), 1,
                                cv2.KMEANS_PP_CENTERS)
-    d = (lab[..., None, :] - centres) * LAB_WEIGHTS
-    return np.sqrt((d * d).sum(-1).min(-1))
+    return _weighted(lab[..., None, :], centres).min(-1)
 
 
 def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
