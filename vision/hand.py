@@ -21,31 +21,28 @@ SHADES = (0.6, 1.4)  # shading a bare-board colour may show (local shadows after
 PATCH = 0.01  # share of the field a patch unlike the bare board covers at least to be an arm
 
 
+def _along_sides(a: np.ndarray, strip: slice, start: int) -> list[np.ndarray]:
+    """Means across a strip (`strip`: its distances from each edge) along the four sides,
+    sample by sample, leaving `start` samples out at each end: top, bottom, left, right."""
+    h, w = a.shape[:2]
+    return [a[strip, start:w - start].mean(0), a[h - strip.stop:h - strip.start,
+                                                 start:w - start].mean(0),
+            a[start:h - start, strip].mean(1), a[start:h - start,
+                                                 w - strip.stop:w - strip.start].mean(1)]
+
+
 def side_profiles(lab: np.ndarray, m: float) -> list[np.ndarray]:
     """Mean Lab colour across the margin band, sample by sample along each of the four sides."""
-    lab = lab.astype(np.float32)
     m = round(m)
-    h, w = lab.shape[:2]
     band = slice(max(m // 4, 1), max(3 * m // 4, 2))
-    top = lab[band, band.start:w - band.start].mean(0)
-    bottom = lab[h - band.stop:h - band.start, band.start:w - band.start].mean(0)
-    left = lab[band.start:h - band.start, band].mean(1)
-    right = lab[band.start:h - band.start, w - band.stop:w - band.start].mean(1)
-    return [top, bottom, left, right]
+    return _along_sides(lab.astype(np.float32), band, band.start)
 
 
 def inner_profiles(flags: np.ndarray, m: float) -> list[np.ndarray]:
     """Share of `flags` in a thin strip just inside the field along each side, sampled as
     `side_profiles` samples the band outside it."""
-    flags = flags.astype(np.float32)
     m = round(m)
-    h, w = flags.shape[:2]
-    start = max(m // 4, 1)
-    strip = slice(m + 1, m + 4)
-    return [flags[strip, start:w - start].mean(0), flags[h - strip.stop:h - strip.start,
-                                                          start:w - start].mean(0),
-            flags[start:h - start, strip].mean(1), flags[start:h - start,
-                                                         w - strip.stop:w - strip.start].mean(1)]
+    return _along_sides(flags.astype(np.float32), slice(m + 1, m + 4), max(m // 4, 1))
 
 
 def smooth_trend(prof: np.ndarray) -> np.ndarray:
