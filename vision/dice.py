@@ -13,7 +13,9 @@ import cv2
 import numpy as np
 
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
+SQUARED_WEIGHTS = (LAB_WEIGHTS ** 2)[None]
 ROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+SMALL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 
 
@@ -32,24 +34,48 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
-    """Die-sized blobs of half-size pixels unlike the board, off the checkers and the bar. A
-    checker is blotted out a fifth of its radius beyond its edge (for its place's error), and
-    the opening cuts the specks and slivers left."""
+def _off_checkers(stranger: np.ndarray, view, covered, blot: float) -> np.ndarray:
+    """`stranger` as uint8 without the frame band, the bar and a disc `blot` checker diameters
+    wide around every checker (half-size pixels)."""
     mask = stranger.astype(np.uint8)
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
     for cx, cy in covered:
-        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * 0.3), 0, -1)
+        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * blot), 0, -1)
     bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
     mask[:, bx0:bx1 + 1] = 0
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return mask
+
+
+def _die_sized(stats: np.ndarray, die_rect: float) -> np.ndarray:
+    """Which connected components (stats rows) of a half-size mask are die-sized and compact."""
     area = (die_rect / 2) ** 2
-    return [tuple(centroids[i] * 2) for i in range(1, n)
-            if 0.35 * area <= stats[i, 4] <= 3.5 * area
-            and max(stats[i, 2], stats[i, 3]) <= 2.5 * die_rect / 2
-            and stats[i, 4] >= 0.4 * stats[i, 2] * stats[i, 3]]
+    return ((0.35 * area <= stats[:, 4]) & (stats[:, 4] <= 3.5 * area)
+            & (np.maximum(stats[:, 2], stats[:, 3]) <= 2.5 * die_rect / 2)
+            & (stats[:, 4] >= 0.4 * stats[:, 2] * stats[:, 3]))
+
+
+def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
+    """Die-sized blobs of half-size pixels unlike the board, off the checkers and the bar. A
+    checker is blotted out a fifth of its radius beyond its edge (for its place's error), and
+    the opening cuts the specks and slivers left. A blob too big or too ragged for a die may
+    be one merged with a neighbour (a triangle's edge, a checker's rim): its die-sized cores
+    after a round opening about half a die wide are candidates too."""
+    mask = _off_checkers(stranger, view, covered, 0.3)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    die = _die_sized(stats, die_rect)
+    die[0] = False
+    other = ~die
+    other[0] = False
+    merged = other[labels].astype(np.uint8)
+    k = max(3, int(0.3 * die_rect) | 1)
+    merged = cv2.morphologyEx(cv2.morphologyEx(merged, cv2.MORPH_CLOSE, SMALL), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    _, _, stats2, centroids2 = cv2.connectedComponentsWithStats(merged, connectivity=8)
+    cores = _die_sized(stats2, die_rect)
+    cores[0] = False
+    return [tuple(c * 2) for c in np.r_[centroids[die], centroids2[cores]]]
 
 
 def die_patch(image: np.ndarray, view, centre, die_rect: float, size: int = 48) -> np.ndarray:
@@ -76,18 +102,26 @@ GRID = np.array([(c, r) for r in (-1, 0, 1) for c in (-1, 0, 1)], np.float32) * 
 
 
 def _weighted(lab: np.ndarray, colour) -> np.ndarray:
-    """Weighted Lab distance of every pixel of `lab` from `colour`."""
-    d = (lab - colour) * LAB_WEIGHTS
-    return np.sqrt((d * d).sum(-1))
+    """Weighted Lab distance of every pixel of `lab` (rows x columns x 3, float32) from
+    `colour` (OpenCV's channel sum is several times faster than numpy's on small patches)."""
+    d = lab - np.float32(colour)
+    return cv2.sqrt(cv2.transform(d * d, SQUARED_WEIGHTS))
+
+
+def _median(values: np.ndarray) -> np.ndarray:
+    """The middle value (the upper one of an even count) of each column: np.median is several
+    times slower on short columns."""
+    k = len(values) // 2
+    return np.partition(values, k, axis=0)[k]
 
 
 def _body_dist(lab: np.ndarray, middle: np.ndarray) -> np.ndarray:
     """Colour distance of every pixel from the die's body: the commonest colour of the middle,
     refined on the pixels nearest it (blurred pips pull a plain median towards their colour)."""
-    body = np.median(middle, axis=0)
+    body = _median(middle)
     for _ in range(2):
-        d = _weighted(middle, body)
-        body = np.median(middle[d <= np.median(d)], axis=0)
+        d = _weighted(middle[:, None], body)[:, 0]
+        body = _median(middle[d <= _median(d)])
     return _weighted(lab, body)
 
 
@@ -98,7 +132,8 @@ def _around_dist(lab: np.ndarray) -> np.ndarray:
                  lab[:, -3:].reshape(-1, 3)]
     _, _, centres = cv2.kmeans(ring, 3, None, (cv2.TERM_CRITERIA_MAX_ITER, 5, 0), 1,
                                cv2.KMEANS_PP_CENTERS)
-    return _weighted(lab[..., None, :], centres).min(-1)
+    a, b, c = (_weighted(lab, centre) for centre in centres)
+    return np.minimum(np.minimum(a, b), c)
 
 
 def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
@@ -115,6 +150,8 @@ def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
     if not len(centre):
         return None
     region = (labels == np.bincount(centre).argmax()).astype(np.uint8)
+    if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
+        return None  # not isolated (closing and filling only grow it)
     die = _fill_holes(cv2.morphologyEx(region, cv2.MORPH_CLOSE, ROUND))  # close pips on its edge
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     w, h = cv2.minAreaRect(max(contours, key=cv2.contourArea))[1]
@@ -126,17 +163,20 @@ def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
 
 def _pose(die: np.ndarray) -> tuple:
     """Centre, long and short axis (unit vectors) and their lengths of a die's mask: the axes
-    from the outline's gradient directions modulo a right angle, the lengths from the spread
-    (a rounded square's bounding box turns freely, its edges do not)."""
+    from the outline's gradient directions modulo a right angle (each weighted by its
+    strength), the lengths from the spread (a rounded square's bounding box turns freely, its
+    edges do not)."""
     soft = cv2.GaussianBlur(die.astype(np.float32), (5, 5), 0)
     gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
-    g = gx + 1j * gy
-    a = np.angle(np.sum(g ** 4 / np.maximum(np.abs(g), 1e-6) ** 3)) / 4
+    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy  # |g|^2 times the doubled angle's
+    cube = np.maximum(cv2.magnitude(gx, gy), 1e-6) ** 3
+    a = np.arctan2(float((2 * cos2 * sin2 / cube).sum()),
+                   float(((cos2 * cos2 - sin2 * sin2) / cube).sum())) / 4
     u, v = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    ys, xs = np.nonzero(die)
-    pts = np.c_[xs, ys].astype(np.float32)
-    centre = pts.mean(0)
-    w, h = (float(np.sqrt(12 * np.var((pts - centre) @ d))) for d in (u, v))
+    mo = cv2.moments(die, True)
+    centre = np.array([mo["m10"], mo["m01"]]) / mo["m00"]
+    cov = np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / mo["m00"]
+    w, h = (float(np.sqrt(12 * d @ cov @ d)) for d in (u, v))
     return (centre, u, v, w, h) if w >= h else (centre, v, u, h, w)
 
 
