@@ -136,29 +136,32 @@ def _around_dist(lab: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(a, b), c)
 
 
-def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> np.ndarray | None:
+def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> tuple:
     """The die: the region around the middle nearer the body colour than the surroundings',
-    if it is isolated, square and die-sized."""
+    if it is isolated, square and die-sized (else None); and the isolated region's centre
+    (x, y), if there is one, where a patch off a die's middle may look again."""
     near = dist < 40
     expected = (dist.shape[0] / 2.2) ** 2
     if near.sum() < 0.3 * expected:  # too little of the body colour for a die, pips filled in
-        return None
+        return None, None
     near = (near & (dist < _around_dist(lab))).astype(np.uint8)
     n, labels = cv2.connectedComponents(near, connectivity=4)
     centre = labels[c, c].ravel()
     centre = centre[centre > 0]
     if not len(centre):
-        return None
+        return None, None
     region = (labels == np.bincount(centre).argmax()).astype(np.uint8)
     if region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any():
-        return None  # not isolated (closing and filling only grow it)
+        return None, None  # not isolated (closing and filling only grow it)
     die = _fill_holes(cv2.morphologyEx(region, cv2.MORPH_CLOSE, ROUND))  # close pips on its edge
     contours, _ = cv2.findContours(die, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     w, h = cv2.minAreaRect(max(contours, key=cv2.contourArea))[1]
     area = die.sum()
+    mo = cv2.moments(die, True)
+    where = np.array([mo["m10"], mo["m01"]]) / mo["m00"]
     edge = die[0].any() or die[-1].any() or die[:, 0].any() or die[:, -1].any()
-    return None if edge or not 0.4 * expected <= area <= 2 * expected or area < 0.8 * w * h \
-        else die
+    bad = edge or not 0.4 * expected <= area <= 2 * expected or area < 0.8 * w * h
+    return (None if bad else die), where
 
 
 def _pose(die: np.ndarray) -> tuple:
@@ -212,27 +215,61 @@ def _read_pips(dist: np.ndarray, pose, cocked: bool) -> tuple[int, float]:
     return int(VALUES[best[1]]), float(margin[best])
 
 
-def read_field_die(patch: np.ndarray) -> tuple[int, bool, float]:
-    """Value, cocked and confidence of the die in the middle of a top-down patch: the face is
-    the region of the middle's colour, pips are read on a 3 x 3 grid turned with its edges,
-    and a die whose outline is not square is leaning (`cocked`)."""
+def _top_face(dist: np.ndarray, die: np.ndarray) -> np.ndarray | None:
+    """A leaning die's top face: the part of its outline nearest the face colour (split from
+    the darker side face and the pips by Otsu's threshold), pips filled in."""
+    inside = np.clip(dist[die > 0], 0, 255).astype(np.uint8)
+    split, _ = cv2.threshold(inside, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    face = ((dist <= split) & (die > 0)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(face, connectivity=4)
+    if n < 2:
+        return None
+    face = (labels == 1 + np.argmax(stats[1:, 4])).astype(np.uint8)
+    return _fill_holes(cv2.morphologyEx(face, cv2.MORPH_CLOSE, ROUND))
+
+
+def read_field_die(patch: np.ndarray) -> tuple[int, bool, float, np.ndarray | None]:
+    """Value, cocked and confidence of the die in the middle of a top-down patch, and where
+    (x, y) in the patch the die, or a region that may be one, lies: the face is the region
+    of the middle's colour, pips are read on a 3 x 3 grid turned with its edges, and a die
+    whose outline is not square is leaning (`cocked`)."""
     lab = _lab(patch)
     s = patch.shape[0]
     c = slice(round(0.32 * s), round(0.68 * s))  # mostly the die's face, pips a minority
     dist = _body_dist(lab, lab[c, c].reshape(-1, 3))
-    die = _die_mask(lab, dist, c)
+    die, where = _die_mask(lab, dist, c)
     if die is None:
-        return 0, False, 0.0
+        return 0, False, 0.0, where
     pose = _pose(die)
     cocked = pose[3] > 1.12 * max(pose[4], 1)
     dist = _weighted(lab, _face_colour(lab, pose, cocked))
     value, margin = _read_pips(dist, pose, cocked)
+    top = _top_face(dist, die) if cocked else None
+    if top is not None:
+        top_value, top_margin = _read_pips(dist, _pose(top), False)
+        if top_margin > margin:
+            value, margin = top_value, top_margin
     inside = dist[die > 0]
     contrast = float(np.percentile(inside, 99) - np.median(inside))
     if margin < max(4.0, 0.1 * contrast):
         # a leaning die must be rolled again whatever it shows: report it, unsure of its value
-        return (value, True, 0.2) if cocked else (0, False, 0.0)
-    return value, cocked, float(np.clip(margin / max(contrast, 1.0), 0.2, 1.0))
+        return (value, True, 0.2, where) if cocked else (0, False, 0.0, where)
+    return value, cocked, float(np.clip(margin / max(contrast, 1.0), 0.2, 1.0)), where
+
+
+def _read_at(image: np.ndarray, view, centre, die_rect: float) -> tuple:
+    """`read_field_die` on the patch around `centre` (rectified pixels); when no die is read
+    there but a region that may be one lies off the patch's middle (a leaning die found by its
+    side face), once more around that region. The last element is the die's centre
+    (rectified pixels)."""
+    size = 48
+    value, cocked, conf, where = read_field_die(die_patch(image, view, centre, die_rect, size))
+    if where is None:
+        return value, cocked, conf, np.asarray(centre)
+    moved = np.asarray(centre) + 2.2 * die_rect / size * (where - size / 2)
+    if value or np.hypot(*(moved - centre)) < 0.1 * die_rect:
+        return value, cocked, conf, moved
+    return (*read_field_die(die_patch(image, view, moved, die_rect, size))[:3], moved)
 
 
 def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, covered) -> list[dict]:
@@ -243,10 +280,12 @@ def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, covered) -> l
     for c in blob_candidates(stranger, view, covered, die_rect):
         if all(np.hypot(c[0] - p[0], c[1] - p[1]) > die_rect for p in places):
             places.append(c)
+    seen: list[np.ndarray] = []
     for centre in places:
-        value, cocked, conf = read_field_die(die_patch(image, view, centre, die_rect))
-        if value:
-            fx, fy = view.to_field(centre)
+        value, cocked, conf, at = _read_at(image, view, centre, die_rect)
+        if value and all(np.hypot(*(at - p)) > die_rect for p in seen):
+            seen.append(at)
+            fx, fy = view.to_field(at)
             found.append({"value": value, "field_xy": [round(float(fx), 3), round(float(fy), 3)],
                           "cocked": cocked, "confidence": round(conf, 3)})
     return found
