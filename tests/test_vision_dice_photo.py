@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bgboard.vision.dice_photo import CROP, crop, find_centres, find_dice, nets
+from bgboard.vision.dice_photo import CROP, crop, find_centres, find_dice, nets, read_values
 from bgboard.vision.synth import dice_photo
 
 
@@ -42,3 +42,13 @@ def test_crop_is_centred_on_the_point_asked_for():
     ys, xs = np.nonzero(patch > 127)
     assert patch.shape == (CROP, CROP)
     assert abs(xs.mean() + 0.5 - CROP / 2) < 0.6 and abs(ys.mean() + 0.5 - CROP / 2) < 0.6
+
+
+def test_an_unsure_read_is_the_same_for_a_crop_turned_any_quarter_turn():
+    photo, truth = dice_photo([3], seed=9)
+    tx, ty, tw, th = truth[0]["box_px"]
+    die = crop(photo, tx + tw / 2, ty + th / 2, 0.5 * (tw + th) / 1.2)
+    views = np.stack([die, np.rot90(die), np.rot90(die, 2), np.rot90(die, 3)])
+    probs = read_values(views, nets()[1], sure=1.01)  # every crop read all four ways
+    assert np.allclose(probs, probs[0], atol=1e-5)
+    assert probs[0].argmax() == 3
