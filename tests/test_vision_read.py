@@ -80,3 +80,15 @@ def test_empty_and_wrong_size_frames_are_refused():
         reader.read(np.zeros((0, 0, 3), np.uint8))
     with pytest.raises(ValueError, match="image is 640x480, the calibration is for 1280x720"):
         reader.read(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_light_grey_points_are_board_not_light_checkers_in_shadow():
+    """A light grey triangle looks like a light checker in shadow: the board wins the tie."""
+    look = random_scene(2).look
+    look = replace(look, checkers=((252, 252, 250), look.checkers[1]),
+                   points=((150, 45, 50), (200, 202, 200)))
+    points = (0, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 0, 0)
+    rendered = render(Scene(points, look=look), 6)
+    obs = _read(rendered, _learned(look, 6))
+    assert obs["points"] == list(points)
+

@@ -44,44 +44,55 @@ class RowReading:
     centres: tuple[tuple[float, float], ...]
 
 
-def shade(lab, s: float) -> np.ndarray:
-    """A Lab colour (OpenCV 8-bit) under light scaled so that L and chroma scale by s."""
-    c = np.float32(lab)
-    return np.float32([c[0] * s, 128 + (c[1] - 128) * s, 128 + (c[2] - 128) * s])
+CHECKER_SHADES = (0.7, 0.95, 1.0)  # checkers may be deep in shadow (rims, stacked checkers)
+BOARD_SHADES = (0.96, 1.04)  # the board only a little after evening out
+TIE = 4.0  # a checker in shadow is less likely than bare board: it must be nearer by this
+GREY = np.float32([0, 128, 128])
 
 
-def palette(colours: dict) -> tuple[np.ndarray, np.ndarray]:
-    """Lab colours to compare pixels with, and their class (board, light, dark). Checkers may be
-    deep in shadow (their rims, stacked checkers); the board only a little after evening out."""
-    rows, labels = [], []
+def palette(colours: dict) -> list[tuple[np.ndarray, tuple[float, float], int, float]]:
+    """Lab colours to compare pixels with, the shades each may show, their class (board,
+    light, dark) and the distance each must win by. Triangle edges (board blended with the
+    field) count as board where they are unlike every checker."""
+    deep, lit, full = CHECKER_SHADES
+    out = []
     for key, cls in (("light", LIGHT), ("dark", DARK)):
-        rows += [shade(colours[key], s) for s in (1.0, 0.9, 0.8, 0.7)]
-        labels += [cls] * 4
+        c = np.float32(colours[key])
+        out += [(c, (lit, full), cls, 0.0), (c, (deep, lit), cls, TIE)]
     board = [np.float32(c) for c in colours["board"]]
     field = np.float32(colours["field"])
-    checkers = np.array(rows) * WEIGHTS
-    for edge in ((board[0] + field) / 2, (board[1] + field) / 2):  # triangle edges
-        if np.linalg.norm(checkers - edge * WEIGHTS, axis=1).min() > 25:
+    for edge in ((board[0] + field) / 2, (board[1] + field) / 2):
+        if min(shade_distance(edge[None], c, (deep, full))[0] for c, *_ in out) > 25:
             board.append(edge)
-    for c in board:
-        rows += [shade(c, 1.04), shade(c, 0.96)]
-        labels += [BOARD, BOARD]
-    return np.array(rows, np.float32), np.array(labels, np.uint8)
+    return out + [(c, BOARD_SHADES, BOARD, 0.0) for c in board]
+
+
+def shade_distance(lab: np.ndarray, colour, shades: tuple[float, float]) -> np.ndarray:
+    """Weighted Lab distance from each colour of `lab` (n x 3) to `colour` under any light
+    scaling its L and chroma by a factor in `shades`."""
+    p = (lab - GREY) * WEIGHTS
+    v = (np.float32(colour) - GREY) * WEIGHTS
+    s = np.clip(p @ v / max(float(v @ v), 1.0), *shades)
+    off = p - s[:, None] * v
+    return np.sqrt((off * off).sum(1))
 
 
 class Classifier:
-    """Pixel class by the nearest palette colour, through a lookup table over Lab / 4."""
+    """Pixel class by the nearest palette colour (after each entry's handicap), through a
+    lookup table over Lab / 4."""
 
     def __init__(self, colours: dict):
-        pal, labels = palette(colours)
-        grid = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32) * WEIGHTS
-        pal = pal * WEIGHTS
-        dist = (grid * grid).sum(1)[:, None] - 2 * grid @ pal.T + (pal * pal).sum(1)[None, :]
-        near = np.sqrt(np.maximum(dist.min(1), 0)) <= FAR
-        cls = np.where(near, labels[dist.argmin(1)], OTHER).astype(np.uint8)
-        self.lut = cls.reshape(64, 64, 64)
-        board = np.sqrt(np.maximum(dist[:, labels == BOARD].min(1), 0))
-        self.unlike_board = (board > UNLIKE).reshape(64, 64, 64)
+        grid = (np.indices((64, 64, 64)).reshape(3, -1).T * 4 + 2).astype(np.float32)
+        dist = {BOARD: np.inf, LIGHT: np.inf, DARK: np.inf}
+        rank = {BOARD: np.inf, LIGHT: np.inf, DARK: np.inf}
+        for colour, shades, label, handicap in palette(colours):
+            dist_one = shade_distance(grid, colour, shades)
+            dist[label] = np.minimum(dist[label], dist_one)
+            rank[label] = np.minimum(rank[label], dist_one + handicap)
+        cls = np.argmin(np.stack([rank[BOARD], rank[LIGHT], rank[DARK]]), axis=0)
+        near = np.minimum.reduce([dist[BOARD], dist[LIGHT], dist[DARK]]) <= FAR
+        self.lut = np.where(near, cls, OTHER).astype(np.uint8).reshape(64, 64, 64)
+        self.unlike_board = (dist[BOARD] > UNLIKE).reshape(64, 64, 64)
         self.colours = colours
 
     def __call__(self, lab: np.ndarray) -> np.ndarray:
@@ -95,7 +106,8 @@ class Classifier:
 
 
 def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float):
-    """Per step along the row (1 px of `cls`): share of light and of dark pixels on the axis."""
+    """Per step along the row (1 px of `cls`): share of light, dark and board pixels on the
+    axis."""
     x = row.base[0] * scale
     half = max(1, round(0.22 * d * scale))
     n = int(length * scale)
@@ -103,29 +115,35 @@ def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float
     ys = np.clip(np.rint(y0 + row.direction * (np.arange(n) + 0.5)).astype(int), 0,
                  cls.shape[0] - 1)
     band = cls[ys][:, max(0, round(x) - half):round(x) + half + 1]
-    return (band == LIGHT).mean(1), (band == DARK).mean(1)
+    return (band == LIGHT).mean(1), (band == DARK).mean(1), (band == BOARD).mean(1)
 
 
-def first_layer(light: np.ndarray, dark: np.ndarray, step: float) -> tuple[int, bool, float]:
+def first_layer(light: np.ndarray, dark: np.ndarray, board: np.ndarray,
+                step: float) -> tuple[int, bool, float]:
     """Checkers in the first layer (from the run length), whether light, and the margin.
 
-    A row holds one colour: the run is of the colour that starts it."""
+    A row holds one colour: the run is of the colour that starts it. It ends at a short gap
+    of bare board; a longer gap of something else (a die or a finger over a checker) is
+    bridged when the run goes on after it, with a lower margin."""
     start = max(1, round(0.6 * step))
     is_light = light[:start].sum() >= dark[:start].sum()
     occupied = (light if is_light else dark) > 0.6
-    gap_max = max(1, round(0.25 * step))
-    end = gap = 0
+    bare = board > 0.5
+    gap_max, cover_max = max(1, round(0.25 * step)), round(0.75 * step)
+    end = gap = bare_gap = bridged = 0
     for i, occ in enumerate(occupied):
         if occ:
-            end, gap = i + 1, 0
+            bridged = max(bridged, gap) if end else 0
+            end, gap, bare_gap = i + 1, 0, 0
         else:
             gap += 1
-            if gap > gap_max:
+            bare_gap += bare[i]
+            if bare_gap > gap_max or gap > cover_max:
                 break
     exact = end / step
     count = min(5, int(round(exact)))
     margin = 1.0 - 2 * abs(exact - round(exact)) if exact < 5.5 else 1.0
-    return count, bool(is_light), float(margin)
+    return count, bool(is_light), float(min(margin, 0.5) if bridged > gap_max else margin)
 
 
 def edge_profile(rect: np.ndarray, row: Row, d: float) -> np.ndarray:
@@ -159,14 +177,13 @@ def rim_pattern(n: int) -> np.ndarray:
 
 def upper_layers(profile: np.ndarray, d: float) -> tuple[int, float]:
     """Checkers above a full first layer: the count whose pattern of visible rims (a checker
-    in a gap hides the rims meeting there and shows its own) best fits the edges seen."""
+    in a gap hides the rims meeting there and shows its own) best correlates with the edges
+    seen (a correlation, so that a pattern with one rim more or less is no easier to fit)."""
     strength = np.log([_peak(profile, g * d, 0.08 * d) + 5.0 for g in GRID])
-    scores = []
-    for n in range(5, 16):
-        rims = PATTERNS[n]
-        scores.append(strength[rims].mean() - strength[~rims].mean())
+    strength -= strength.mean()
+    scores = CENTRED @ strength / max(float(np.linalg.norm(strength)), 1e-6)
     order = np.argsort(scores)[::-1]
-    margin = (scores[order[0]] - scores[order[1]]) / 0.5
+    margin = (scores[order[0]] - scores[order[1]]) / 0.25
     return int(order[0]), float(min(1.0, margin))
 
 
@@ -188,8 +205,7 @@ def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowRea
     length = 0.49 * (rect.shape[0] - 2 * rows[0].base[1])
     out = []
     for row in rows:
-        light, dark = run_profile(cls, row, d, 0.5, length)
-        count, is_light, margin = first_layer(light, dark, d * 0.5)
+        count, is_light, margin = first_layer(*run_profile(cls, row, d, 0.5, length), d * 0.5)
         centres = [(row.base[0], row.base[1] + row.direction * (i + 0.5) * d)
                    for i in range(count)]
         if count == 5:
@@ -201,3 +217,5 @@ def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowRea
 
 
 PATTERNS = {n: rim_pattern(n) for n in range(5, 16)}
+CENTRED = np.array([PATTERNS[n] - PATTERNS[n].mean() for n in range(5, 16)])
+CENTRED /= np.linalg.norm(CENTRED, axis=1, keepdims=True)

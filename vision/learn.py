@@ -87,7 +87,7 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     cls = classify_small(even, Classifier(colours))
     runs = []
     for name in FIVES:
-        light, dark = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)
+        light, dark, _ = run_profile(cls, view.row(name), view.d, 0.5, 0.49 * view.h)
         occupied = np.flatnonzero((light + dark) > 0.5)
         if len(occupied):
             runs.append((occupied[-1] + 1) / 0.5 / 5)

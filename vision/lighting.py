@@ -12,6 +12,8 @@ import numpy as np
 
 from ..calibration.rectify import FieldView
 
+OFFSET = 41.0  # L (8-bit) + OFFSET scales with the light: L* + 16 goes as the cube root of Y
+
 
 def _samples(view: FieldView, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Pixel positions (x, y) in the scaled image: frame band, then the field's middle line."""
@@ -36,7 +38,7 @@ def gain_map(lab: np.ndarray, view: FieldView, scale: float, colours: dict) -> n
     ref = np.r_[np.full(len(frame), colours["frame"][0]), np.full(len(middle), colours["field"][0])]
     xi = np.clip(np.rint(pts[:, 0]).astype(int), 0, lab.shape[1] - 1)
     yi = np.clip(np.rint(pts[:, 1]).astype(int), 0, lab.shape[0] - 1)
-    ratio = np.log(np.clip(lab[yi, xi, 0].astype(np.float32) + 4, 8, None) / (ref + 4))
+    ratio = np.log((lab[yi, xi, 0].astype(np.float32) + OFFSET) / (ref + OFFSET))
     hh, ww = lab.shape[:2]
     u, v = pts[:, 0] / ww - 0.5, pts[:, 1] / hh - 0.5
     design = np.c_[np.ones_like(u), u, v, u * u, u * v, v * v]
@@ -55,6 +57,6 @@ def normalise(lab: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """`lab` with its lightness divided by the gain (colour channels and clipped whites kept)."""
     out = lab.copy()
     raw = lab[..., 0]
-    even = np.clip((raw.astype(np.float32) + 4) / gain - 4, 0, 255).astype(np.uint8)
+    even = np.clip((raw.astype(np.float32) + OFFSET) / gain - OFFSET, 0, 255).astype(np.uint8)
     out[..., 0] = np.where(raw >= 250, raw, even)
     return out
