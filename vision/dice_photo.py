@@ -1,9 +1,9 @@
 """Dice in any photo, found and read by two small nets run with OpenCV's DNN module.
 
 A fully convolutional finder marks each die's centre and side on the photo shrunk to 256 px;
-a value reader then reads a full-resolution crop around each centre. Both were trained on real
-top-down photos of dice (benchmarks/train_dice_photo.py says how, and how well they do on
-photos they never saw).
+a value reader then reads a full-resolution crop around each centre, and the crops it is
+unsure of again in their four quarter turns. Both were trained on real top-down photos of
+dice (benchmarks/train_dice_photo.py says how, and how well they do on photos they never saw).
 """
 
 from __future__ import annotations
