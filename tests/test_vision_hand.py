@@ -9,7 +9,15 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import checkers, hand
 from bgboard.vision.learn import learn
-from bgboard.vision.synth import SKINS, START_POINTS, Scene, random_look, render, with_look
+from bgboard.vision.synth import (
+    SKINS,
+    START_POINTS,
+    Scene,
+    random_look,
+    random_scene,
+    render,
+    with_look,
+)
 
 
 def _finder_and_fields(look, seed: int, scenes):
@@ -78,3 +86,12 @@ def test_calibration_keeps_the_frame_band_as_the_start_frame_shows_it():
     assert [len(p) for p in learned] == [len(p) for p in hand.side_profiles(even, view.m / 2)]
     assert cv2.absdiff(np.uint8(learned[1]), np.uint8(np.rint(
         hand.side_profiles(even, view.m / 2)[1]))).max() <= 1
+
+
+def test_an_arm_the_colour_of_the_light_checkers_is_found():
+    scene = random_scene(185, hand=0.1, cocked=0.15)
+    assert scene.hand  # a pale arm, near the cream checkers (243, 221, 202) in colour
+    bare = Scene(scene.points, scene.bar, look=scene.look)
+    finder, fields = _finder_and_fields(scene.look, 185, [bare, scene])
+    assert [finder(even, cls) for even, cls in fields] == [False, True]
+    assert [finder.wide_checker(cls) for _, cls in fields] == [False, True]

@@ -19,6 +19,7 @@ LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])  # light left uneven counts less than 
 UNLIKE = 25.0  # weighted Lab distance from a bare-board colour (under any shade) that is not it
 SHADES = (0.6, 1.4)  # shading a bare-board colour may show (local shadows after evening out)
 PATCH = 0.01  # share of the field a patch unlike the bare board covers at least to be an arm
+WIDE = 2.5  # checker radii: a checker-coloured patch holding a disc this wide is no checker
 
 
 def _along_sides(a: np.ndarray, strip: slice, start: int) -> list[np.ndarray]:
@@ -134,6 +135,7 @@ class ArmFinder:
         self.index = labels.astype(np.int32) << 15
         self.m = view.m * scale
         self.field = labels > 0
+        self.wide = WIDE * view.d * scale / 2
         self.band = [np.float32(p) for p in colours.get("band", ())]
 
     def unlike(self, even: np.ndarray) -> np.ndarray:
@@ -152,7 +154,7 @@ class ArmFinder:
             colour &= into > 0.5
             if _crossed(trend | colour) and _crossed((trend & self.new(side, prof)) | colour):
                 return True
-        return self.patch(unlike, cls)
+        return self.patch(unlike, cls) or self.wide_checker(cls)
 
     def new(self, side: int, prof: np.ndarray) -> np.ndarray | bool:
         """Samples of a side's band unlike the band learned at calibration (beyond a slow change
@@ -173,3 +175,9 @@ class ArmFinder:
             if edge and area > PATCH * (h - 2 * m) * (w - 2 * m):
                 return True
         return False
+
+    def wide_checker(self, cls: np.ndarray) -> bool:
+        """A patch of checker colour far wider than a checker: a hand or an arm the colour of
+        the checkers (a row or a stack of checkers is never wider than one)."""
+        mask = ((cls == LIGHT) | (cls == DARK)).astype(np.uint8)
+        return float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) > self.wide
