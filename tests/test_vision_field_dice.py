@@ -9,6 +9,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice
 from bgboard.vision.learn import learn
+from bgboard.vision.read import Reader
 from bgboard.vision.synth import DICE, START_POINTS, Die, Scene, random_scene, render
 
 
@@ -40,11 +41,11 @@ def test_a_die_merged_with_a_stripe_is_still_a_candidate():
     stranger = _mask(view)
     stranger[y - side // 2:y + side // 2 + 1, x - side // 2:x + side // 2 + 1] = True
     stranger[y - 1:y + 1, x:x + 6 * side] = True  # a triangle's edge, 2 px wide, 6 dice long
-    found = dice.blob_candidates(stranger, view, [], die_rect)
+    found = dice.blob_candidates(stranger, _mask(view).view(np.uint8), view, [], die_rect)
     assert len(found) == 1
     assert np.hypot(found[0][0] - 2 * x, found[0][1] - 2 * y) < 0.25 * die_rect
     stranger[y - side // 2:y + side // 2 + 1, x - side // 2:x + side // 2 + 1] = False
-    assert dice.blob_candidates(stranger, view, [], die_rect) == []
+    assert dice.blob_candidates(stranger, _mask(view).view(np.uint8), view, [], die_rect) == []
 
 
 def test_a_leaning_die_off_the_patch_middle_is_read_around_itself():
@@ -57,3 +58,16 @@ def test_a_leaning_die_off_the_patch_middle_is_read_around_itself():
     value, cocked, _, at = dice._read_at(frame, view, off, die_rect)
     assert (value, cocked) == (4, True)
     assert np.hypot(*(at - centre)) < 0.3 * die_rect
+
+
+def test_a_die_wedged_against_two_checkers_is_read():
+    look, view, _ = _board()
+    row = view.row("19")  # five dark checkers
+    for value in (3, 5):
+        # beside the stack, where its first two checkers meet: within the blot of both
+        at = view.to_field(np.array(row.base) + (-0.5 * view.d, row.direction * 1.1 * view.d))
+        die = Die(value, at, 20.0)
+        frame = render(Scene(START_POINTS, dice=(die,), look=look), 3).image
+        found = Reader(view.cal).read(frame)["dice"]
+        assert [(d["value"], d["cocked"]) for d in found] == [(value, False)]
+        assert np.hypot(*np.subtract(found[0]["field_xy"], at)) < 0.01

@@ -12,11 +12,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .checkers import DARK, LIGHT
+
 LAB_WEIGHTS = np.float32([0.5, 1.0, 1.0])
 SQUARED_WEIGHTS = (LAB_WEIGHTS ** 2)[None]
 ROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 SMALL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
+BLOT = 0.3  # checker diameters from a checker's centre within which only unlike colours count
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -34,14 +37,20 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _off_checkers(stranger: np.ndarray, view, covered, blot: float) -> np.ndarray:
-    """`stranger` as uint8 without the frame band, the bar and a disc `blot` checker diameters
-    wide around every checker (half-size pixels)."""
+def _off_checkers(stranger: np.ndarray, cls: np.ndarray, view, checkers) -> np.ndarray:
+    """`stranger` as uint8 (half-size pixels) without the frame band, the bar and, within
+    `BLOT` checker diameters of every checker ((centre, light) each), the checker's colour and
+    what borders it unless of the other side's colour: a die lying on or against a checker is
+    kept, the checker's rim and shadow are not."""
     mask = stranger.astype(np.uint8)
     m = round(view.m / 2)
     mask[:m + 1], mask[-m - 1:], mask[:, :m + 1], mask[:, -m - 1:] = 0, 0, 0, 0
-    for cx, cy in covered:
-        cv2.circle(mask, (round(cx / 2), round(cy / 2)), round(view.d * blot), 0, -1)
+    for light, own, other in ((True, LIGHT, DARK), (False, DARK, LIGHT)):
+        disc = np.zeros_like(mask)
+        for cx, cy in (c for c, lit in checkers if lit == light):
+            cv2.circle(disc, (round(cx / 2), round(cy / 2)), round(view.d * BLOT), 1, -1)
+        near = cv2.dilate((cls == own).view(np.uint8), SMALL).view(bool)
+        mask[(disc > 0) & ((cls == own) | near & (cls != other))] = 0
     bx0, bx1 = (round((view.m + v * view.w) / 2) for v in view.geo.bar_x)
     mask[:, bx0:bx1 + 1] = 0
     return mask
@@ -55,13 +64,14 @@ def _die_sized(stats: np.ndarray, die_rect: float) -> np.ndarray:
             & (stats[:, 4] >= 0.4 * stats[:, 2] * stats[:, 3]))
 
 
-def blob_candidates(stranger: np.ndarray, view, covered, die_rect: float) -> list[tuple]:
+def blob_candidates(stranger: np.ndarray, cls: np.ndarray, view, checkers,
+                    die_rect: float) -> list[tuple]:
     """Die-sized blobs of half-size pixels unlike the board, off the checkers and the bar. A
-    checker is blotted out a fifth of its radius beyond its edge (for its place's error), and
-    the opening cuts the specks and slivers left. A blob too big or too ragged for a die may
-    be one merged with a neighbour (a triangle's edge, a checker's rim): its die-sized cores
-    after a round opening about half a die wide are candidates too."""
-    mask = _off_checkers(stranger, view, covered, 0.3)
+    checker is blotted out a fifth of its radius beyond its edge (for its place's error) but
+    for colours unlike it, and the opening cuts the specks and slivers left. A blob too big or
+    too ragged for a die may be one merged with a neighbour (a triangle's edge, a checker's
+    rim): its die-sized cores after a round opening about half a die wide are candidates too."""
+    mask = _off_checkers(stranger, cls, view, checkers)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     die = _die_sized(stats, die_rect)
@@ -127,9 +137,11 @@ def _body_dist(lab: np.ndarray, middle: np.ndarray) -> np.ndarray:
 
 def _around_dist(lab: np.ndarray) -> np.ndarray:
     """Colour distance of every pixel from the nearest of three colours of the patch's rim
-    (a die may lie where a point, the field and a checker meet)."""
+    (a die may lie where a point, the field and a checker meet); seeded, so a patch reads the
+    same whatever was read before."""
     ring = np.r_[lab[:3].reshape(-1, 3), lab[-3:].reshape(-1, 3), lab[:, :3].reshape(-1, 3),
                  lab[:, -3:].reshape(-1, 3)]
+    cv2.setRNGSeed(0)
     _, _, centres = cv2.kmeans(ring, 3, None, (cv2.TERM_CRITERIA_MAX_ITER, 5, 0), 1,
                                cv2.KMEANS_PP_CENTERS)
     a, b, c = (_weighted(lab, centre) for centre in centres)
@@ -272,12 +284,15 @@ def _read_at(image: np.ndarray, view, centre, die_rect: float) -> tuple:
     return (*read_field_die(die_patch(image, view, moved, die_rect, size))[:3], moved)
 
 
-def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, covered) -> list[dict]:
-    """Dice on the field: value, field_xy, cocked and a confidence each."""
+def find_field_dice(image: np.ndarray, view, stranger: np.ndarray, cls: np.ndarray,
+                    checkers) -> list[dict]:
+    """Dice on the field: value, field_xy, cocked and a confidence each, given the half-size
+    masks of pixels unlike the board (`stranger`) and of pixel classes (`cls`) and the
+    checkers read, (centre, light) each."""
     die_rect = view.cal.extra.get("die_size", DIE_SIZE) * view.h
     found: list[dict] = []
     places: list[tuple] = []
-    for c in blob_candidates(stranger, view, covered, die_rect):
+    for c in blob_candidates(stranger, cls, view, checkers, die_rect):
         if all(np.hypot(c[0] - p[0], c[1] - p[1]) > die_rect for p in places):
             places.append(c)
     seen: list[np.ndarray] = []

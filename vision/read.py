@@ -38,8 +38,8 @@ class Reader:
         seen = {"white": sum(n for n in points if n > 0) + bar["white"],
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
-        covered = [c for r in readings for c in r.centres]
-        found = dice.find_field_dice(image, view, classify.stranger(even), covered)
+        placed = [(c, r.light) for r in readings for c in r.centres]
+        found = dice.find_field_dice(image, view, classify.stranger(even), cls, placed)
         has_hand = self.arms(even, cls) if self.arms else hand.hand_present(even, view.m / 2)
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:
