@@ -26,12 +26,6 @@ from controller_helpers import noisy
 from film_media import write_calibration, write_events
 from gnubg_cli import expected_gnubg_actions, gnubg_actions, gnubg_import
 
-WAITS_FOR_VISION = pytest.mark.skip(
-    reason="waits for issue 3: of these five films, 2, 7 and 8 are recorded whole; film 3 "
-           "stops at action 44 of 54 (a point misread in the bear-off) and film 4 at 26 of 55 "
-           "(a pass whose second die was never found); field dice are read right in 92.5% of "
-           "vision's synthetic frames (bar 99.5%)")
-
 SEEDS = (2, 3, 4, 7, 8)
 FILMS = {seed: film_match(seed, games=1) for seed in SEEDS}
 
@@ -64,7 +58,6 @@ def test_the_films_cover_what_a_game_holds():
     assert any(d.cocked for film in FILMS.values() for s in film.shots for d in s.dice)
 
 
-@WAITS_FOR_VISION
 def test_bgboard_record_gets_every_turn_of_five_filmed_games(media, tmp_path):
     written = []
     for seed, (video, cal, events) in media.items():
@@ -94,8 +87,13 @@ def read_observations(seed: int) -> tuple[dict, ...]:
     return tuple(out)
 
 
-@WAITS_FOR_VISION
-@pytest.mark.parametrize("seed", SEEDS[:2])
+MISSED_DIE = pytest.mark.xfail(
+    strict=True, reason="issue 3: in film 3 black's 5 of the roll 51 (2/1 2/off) is read in 1 "
+    "frame of 18; with the noise that frame can be lost, and 61 reaches the same board, so the "
+    "turn is rightly left unresolved (flagged, not invented)")
+
+
+@pytest.mark.parametrize("seed", [SEEDS[0], pytest.param(SEEDS[1], marks=MISSED_DIE)])
 def test_noise_still_gives_every_turn(seed):
     film = FILMS[seed]
     result = record(noisy(list(read_observations(seed)), seed), lambda o: o,
