@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .checkers import DARK, LIGHT, WEIGHTS
+from .checkers import DARK, LIGHT, shade_distance
 
 RUN = 0.05  # share of a side an arm covers at least
 GAP = 0.03  # gaps between fingers, as a share of the side
@@ -114,14 +114,9 @@ def bare_board(view, scale: float) -> np.ndarray:
 
 def unlike_table(colour) -> np.ndarray:
     """Per Lab / 8 cell (flat, 32**3: small enough to stay in cache), whether the colour is
-    unlike `colour` under any shade in SHADES (weighted as `checkers.WEIGHTS`)."""
-    grey = np.float32([0, 128, 128])
+    unlike `colour` under any shade in SHADES."""
     cells = (np.indices((32, 32, 32)).reshape(3, -1).T * 8 + 4).astype(np.float32)
-    p = (cells - grey) * WEIGHTS
-    v = (np.float32(colour) - grey) * WEIGHTS
-    s = np.clip(p @ v / max(float(v @ v), 1.0), *SHADES)
-    off = p - s[:, None] * v
-    return (off * off).sum(1) > UNLIKE ** 2
+    return shade_distance(cells, colour, SHADES) > UNLIKE
 
 
 class ArmFinder:
