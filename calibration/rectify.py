@@ -16,6 +16,8 @@ from .file import Calibration
 WIDTH = 480  # rectified field width in pixels
 MARGIN = 0.045  # band around the field, as a share of the width
 RATIO = 0.91  # checker diameter / column width when the calibration has not learned it
+AXIS = 0.22  # half width of the band along a row's axis that checkers are read on, in diameters
+REACH = 0.49  # length of that band, as a share of the field's height
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class FieldView:
         share = cal.extra.get("checker_diameter", RATIO * self.geo.column_width)
         self.d = float(share) * self.w
         self.rows = self._rows()
+        self.half = (round(self.size[1] / 2), round(self.size[0] / 2))  # half-size field's shape
+        self.axes = self._axes()
 
     def _rows(self) -> list[Row]:
         m, w, h, geo = self.m, self.w, self.h, self.geo
@@ -50,6 +54,13 @@ class FieldView:
                 for p in range(1, 25)]
         bar_x = m + sum(geo.bar_x) / 2 * w
         return rows + [Row("bar_low", (bar_x, m), 1), Row("bar_high", (bar_x, m + h), -1)]
+
+    def _axes(self) -> tuple[np.ndarray, np.ndarray]:
+        """`axis_band` of every row in the half-size field, stacked (as wide as the narrowest,
+        which only a row at the image's edge could be): indices the same for every frame."""
+        bands = [axis_band(row, self.d, 0.5, REACH * self.h, self.half) for row in self.rows]
+        width = min(len(xs) for _, xs in bands)
+        return np.stack([ys for ys, _ in bands]), np.stack([xs[:width] for _, xs in bands])[:, None]
 
     def row(self, name: str) -> Row:
         return next(r for r in self.rows if r.name == name)
@@ -65,3 +76,13 @@ class FieldView:
 
     def to_rect(self, field_xy) -> tuple[float, float]:
         return self.m + field_xy[0] * self.w, self.m + field_xy[1] * self.h
+
+
+def axis_band(row: Row, d: float, scale: float, length: float, shape) -> tuple:
+    """Indices (ys as a column, xs) of the band AXIS diameters to each side of the row's axis in
+    the field at `scale` (an image of `shape`): one line per px from the base, `length` long."""
+    x = round(row.base[0] * scale)
+    half = max(1, round(AXIS * d * scale))
+    steps = np.arange(int(length * scale)) + 0.5
+    ys = np.clip(np.rint(row.base[1] * scale + row.direction * steps).astype(int), 0, shape[0] - 1)
+    return ys[:, None], np.arange(max(0, x - half), min(x + half + 1, shape[1]))

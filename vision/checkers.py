@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..calibration.rectify import FieldView, Row
+from ..calibration.rectify import FieldView, Row, axis_band
 from . import lighting
 
 BOARD, LIGHT, DARK, OTHER = 0, 1, 2, 3
@@ -105,17 +105,15 @@ class Classifier:
         return self.unlike_board[q[..., 0], q[..., 1], q[..., 2]]
 
 
+def shares(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Share of light, dark and board pixels across the last axis of `band`."""
+    return (band == LIGHT).mean(-1), (band == DARK).mean(-1), (band == BOARD).mean(-1)
+
+
 def run_profile(cls: np.ndarray, row: Row, d: float, scale: float, length: float):
     """Per step along the row (1 px of `cls`): share of light, dark and board pixels on the
     axis."""
-    x = row.base[0] * scale
-    half = max(1, round(0.22 * d * scale))
-    n = int(length * scale)
-    y0 = row.base[1] * scale
-    ys = np.clip(np.rint(y0 + row.direction * (np.arange(n) + 0.5)).astype(int), 0,
-                 cls.shape[0] - 1)
-    band = cls[ys][:, max(0, round(x) - half):round(x) + half + 1]
-    return (band == LIGHT).mean(1), (band == DARK).mean(1), (band == BOARD).mean(1)
+    return shares(cls[axis_band(row, d, scale, length, cls.shape)])
 
 
 def first_layer(light: np.ndarray, dark: np.ndarray, board: np.ndarray,
@@ -201,11 +199,12 @@ def classify_small(even: np.ndarray, classify: Classifier) -> np.ndarray:
 
 def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowReading]:
     """Every row's reading from the pixel classes `cls` (half size) and the full-size field."""
-    rows, d = view.rows, view.d
-    length = 0.49 * (rect.shape[0] - 2 * rows[0].base[1])
+    ys, xs = view.axes
+    light, dark, board = shares(cls[ys, xs])
+    d = view.d
     out = []
-    for row in rows:
-        count, is_light, margin = first_layer(*run_profile(cls, row, d, 0.5, length), d * 0.5)
+    for k, row in enumerate(view.rows):
+        count, is_light, margin = first_layer(light[k], dark[k], board[k], d * 0.5)
         centres = [(row.base[0], row.base[1] + row.direction * (i + 0.5) * d)
                    for i in range(count)]
         if count == 5:
