@@ -26,3 +26,14 @@ def test_the_view_s_stacked_row_axes_give_each_row_s_run_profile():
         alone = checkers.run_profile(cls, row, view.d, 0.5, REACH * view.h)
         for a, b in zip(alone, stacked, strict=True):
             assert np.array_equal(a, b[k])
+
+
+def test_table_cells_are_the_row_major_index_of_lab_cut_to_its_top_bits():
+    lab = np.random.default_rng(0).integers(0, 256, (40, 50, 3), dtype=np.uint8)
+    lab[0, :2] = [[0, 0, 0], [255, 255, 255]]
+    q = lab.astype(int)
+    assert np.array_equal(checkers.cells(lab, 6),
+                          (q[..., 0] >> 2) * 4096 + (q[..., 1] >> 2) * 64 + (q[..., 2] >> 2))
+    assert np.array_equal(checkers.cells(lab, 5),
+                          (q[..., 0] >> 3) * 1024 + (q[..., 1] >> 3) * 32 + (q[..., 2] >> 3))
+    assert checkers.cells(lab, 6).dtype == np.int32

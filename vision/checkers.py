@@ -91,18 +91,23 @@ class Classifier:
             rank[label] = np.minimum(rank[label], dist_one + handicap)
         cls = np.argmin(np.stack([rank[BOARD], rank[LIGHT], rank[DARK]]), axis=0)
         near = np.minimum.reduce([dist[BOARD], dist[LIGHT], dist[DARK]]) <= FAR
-        self.lut = np.where(near, cls, OTHER).astype(np.uint8).reshape(64, 64, 64)
-        self.unlike_board = (dist[BOARD] > UNLIKE).reshape(64, 64, 64)
+        self.lut = np.where(near, cls, OTHER).astype(np.uint8)
+        self.unlike_board = dist[BOARD] > UNLIKE
         self.colours = colours
 
     def __call__(self, lab: np.ndarray) -> np.ndarray:
-        q = lab >> 2
-        return self.lut[q[..., 0], q[..., 1], q[..., 2]]
+        return np.take(self.lut, cells(lab, 6))
 
     def stranger(self, lab: np.ndarray) -> np.ndarray:
         """True where a pixel is clearly unlike every board colour (a die, a hand, a checker)."""
-        q = lab >> 2
-        return self.unlike_board[q[..., 0], q[..., 1], q[..., 2]]
+        return np.take(self.unlike_board, cells(lab, 6))
+
+
+def cells(lab: np.ndarray, bits: int) -> np.ndarray:
+    """Per pixel of `lab` (uint8), the flat index of its cell in a table over L, a and b cut to
+    their top `bits` bits (int32; through OpenCV, several times faster than NumPy here)."""
+    top = (lab >> (8 - bits)).astype(np.float32)
+    return cv2.transform(top, np.float32([[1 << 2 * bits, 1 << bits, 1]])).astype(np.int32)
 
 
 def shares(band: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

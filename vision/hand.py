@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .checkers import DARK, LIGHT, shade_distance
+from .checkers import DARK, LIGHT, cells, shade_distance
 
 RUN = 0.05  # share of a side an arm covers at least
 GAP = 0.03  # gaps between fingers, as a share of the side
@@ -135,8 +135,7 @@ class ArmFinder:
 
     def unlike(self, even: np.ndarray) -> np.ndarray:
         """Where the evened half-size field `even` is unlike the bare board (uint8 0/1)."""
-        q = (even >> 3).astype(np.int32)
-        return np.take(self.table, self.index | (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2])
+        return np.take(self.table, self.index | cells(even, 5))
 
     def __call__(self, even: np.ndarray, cls: np.ndarray) -> bool:
         """True when an arm or a hand is over the field in `even` (classes `cls`): something
