@@ -51,9 +51,9 @@ def smooth_trend(prof: np.ndarray) -> np.ndarray:
     change of light along the side, which an arm, narrower than that, does not move."""
     coarse = prof[::4]
     half = max(1, len(coarse) // 4)
-    padded = np.pad(coarse, ((half, half), (0, 0)), mode="edge")
+    padded = np.concatenate([coarse[:1].repeat(half, 0), coarse, coarse[-1:].repeat(half, 0)])
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half + 1, axis=0)
-    trend = np.median(windows, axis=-1)[: len(coarse)]
+    trend = np.partition(windows, half, axis=-1)[: len(coarse), :, half]
     at = np.arange(len(prof)) / 4
     return np.stack([np.interp(at, np.arange(len(coarse)), trend[:, c]) for c in range(3)], 1)
 
@@ -161,12 +161,15 @@ class ArmFinder:
         """A patch unlike the bare board and unlike any checker that reaches the field's edge."""
         mask = unlike & self.field & (cls != LIGHT) & (cls != DARK)
         mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         h, w = mask.shape
         m = round(self.m)
+        least = PATCH * (h - 2 * m) * (w - 2 * m)
+        if cv2.countNonZero(mask) <= least:  # no patch can be large enough
+            return False
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         for x, y, bw, bh, area in stats[1:]:
             edge = min(x, y) <= m + 1 or x + bw >= w - m - 1 or y + bh >= h - m - 1
-            if edge and area > PATCH * (h - 2 * m) * (w - 2 * m):
+            if edge and area > least:
                 return True
         return False
 
