@@ -130,8 +130,8 @@ def first_layer(light: np.ndarray, dark: np.ndarray, board: np.ndarray,
     bridged when the run goes on after it, with a lower margin."""
     start = max(1, round(0.6 * step))
     is_light = light[:start].sum() >= dark[:start].sum()
-    occupied = (light if is_light else dark) > 0.6
-    bare = board > 0.5
+    occupied = ((light if is_light else dark) > 0.6).tolist()  # Python bools: a faster loop
+    bare = (board > 0.5).tolist()
     gap_max, cover_max = max(1, round(0.25 * step)), round(0.75 * step)
     end = gap = bare_gap = bridged = 0
     for i, occ in enumerate(occupied):
