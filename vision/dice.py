@@ -250,8 +250,13 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float, np.ndarray | No
     c = slice(round(0.32 * s), round(0.68 * s))  # mostly the die's face, pips a minority
     dist = _body_dist(lab, lab[c, c].reshape(-1, 3))
     die, where = _die_mask(lab, dist, c)
-    if die is None:
-        return 0, False, 0.0, where
+    if die is None:  # a die off the middle leaves it mostly board: body from what is unlike the rim
+        around = _around_dist(lab)[c, c].ravel()
+        dist = _body_dist(lab, lab[c, c].reshape(-1, 3)[around >= _median(around)])
+        die, moved = _die_mask(lab, dist, c)
+        if die is None:
+            return 0, False, 0.0, where
+        where = moved
     pose = _pose(die)
     cocked = pose[3] > 1.12 * max(pose[4], 1)
     dist = _weighted(lab, _face_colour(lab, pose, cocked))
