@@ -148,15 +148,16 @@ def _around_dist(lab: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(a, b), c)
 
 
-def _die_mask(lab: np.ndarray, dist: np.ndarray, c: slice) -> tuple:
-    """The die: the region around the middle nearer the body colour than the surroundings',
-    if it is isolated, square and die-sized (else None); and the isolated region's centre
-    (x, y), if there is one, where a patch off a die's middle may look again."""
+def _die_mask(dist: np.ndarray, around: np.ndarray, c: slice) -> tuple:
+    """The die: the region around the middle nearer the body colour (`dist`) than the
+    surroundings' (`around`), if it is isolated, square and die-sized (else None); and the
+    isolated region's centre (x, y), if there is one, where a patch off a die's middle may
+    look again."""
     near = dist < 40
     expected = (dist.shape[0] / 2.2) ** 2
     if near.sum() < 0.3 * expected:  # too little of the body colour for a die, pips filled in
         return None, None
-    near = (near & (dist < _around_dist(lab))).astype(np.uint8)
+    near = (near & (dist < around)).astype(np.uint8)
     n, labels = cv2.connectedComponents(near, connectivity=4)
     centre = labels[c, c].ravel()
     centre = centre[centre > 0]
@@ -249,11 +250,12 @@ def read_field_die(patch: np.ndarray) -> tuple[int, bool, float, np.ndarray | No
     s = patch.shape[0]
     c = slice(round(0.32 * s), round(0.68 * s))  # mostly the die's face, pips a minority
     dist = _body_dist(lab, lab[c, c].reshape(-1, 3))
-    die, where = _die_mask(lab, dist, c)
+    around = _around_dist(lab)
+    die, where = _die_mask(dist, around, c)
     if die is None:  # a die off the middle leaves it mostly board: body from what is unlike the rim
-        around = _around_dist(lab)[c, c].ravel()
-        dist = _body_dist(lab, lab[c, c].reshape(-1, 3)[around >= _median(around)])
-        die, moved = _die_mask(lab, dist, c)
+        unlike = around[c, c].ravel()
+        dist = _body_dist(lab, lab[c, c].reshape(-1, 3)[unlike >= _median(unlike)])
+        die, moved = _die_mask(dist, around, c)
         if die is None:
             return 0, False, 0.0, where
         where = moved

@@ -115,8 +115,8 @@ def bare_board(view, scale: float) -> np.ndarray:
 def unlike_table(colour) -> np.ndarray:
     """Per Lab / 8 cell (flat, 32**3: small enough to stay in cache), whether the colour is
     unlike `colour` under any shade in SHADES."""
-    cells = (np.indices((32, 32, 32)).reshape(3, -1).T * 8 + 4).astype(np.float32)
-    return shade_distance(cells, colour, SHADES) > UNLIKE
+    centres = (np.indices((32, 32, 32)).reshape(3, -1).T * 8 + 4).astype(np.float32)
+    return shade_distance(centres, colour, SHADES) > UNLIKE
 
 
 class ArmFinder:
