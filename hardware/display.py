@@ -14,6 +14,8 @@ from .backend import Backend
 from .config import Servo
 from .frame import DARK, RGB, TICK, Frame
 
+CLOSE_WAIT = 1.0  # s for the device to confirm the dark frame on close
+
 
 class Display:
     """Shows Frames on a backend: `show(frame)`, then `update()` every tick (or `start()`).
@@ -64,10 +66,13 @@ class Display:
             self._thread.start()
 
     def close(self) -> None:
-        """Stop the cycles and turn everything off (the backend closes)."""
+        """Stop the cycles, go dark (confirmed by the device within CLOSE_WAIT s), then close
+        the backend: a board on a serial link would otherwise keep its last frame a while."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+        self.show(DARK)
+        self.backend.confirmed(CLOSE_WAIT)
         self.backend.close()
 
     def __enter__(self) -> Display:
