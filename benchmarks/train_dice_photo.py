@@ -3,6 +3,7 @@
     pip install torch==2.13.0 onnx        # training only: bgboard runs the nets with OpenCV
     python benchmarks/train_dice_photo.py            # 5-fold figures on photos never trained on
     python benchmarks/train_dice_photo.py --ship     # train on all photos, write vision/models/
+    python benchmarks/train_dice_photo.py --nets DIR # keep each fold's nets, reuse them if there
 
 Material: the real photos in shared/data/dice-photos (YOLO labels) plus synthetic photos from
 `vision.synth.dice_photo` (seeds 1000+). Folds are contiguous runs of the photos sorted by name,
@@ -238,6 +239,14 @@ def export(finder, reader, folder: Path) -> tuple:
                  for n in ("dice_find.onnx", "dice_value.onnx"))
 
 
+def fold_nets(photos, epochs: int, fold: int, folder: Path) -> tuple:
+    """A fold's nets: those kept in `folder` if there, else trained (seed = fold) and kept."""
+    names = [folder / n for n in ("dice_find.onnx", "dice_value.onnx")]
+    if all(n.exists() for n in names):
+        return tuple(cv2.dnn.readNetFromONNX(str(n)) for n in names)
+    return export(*train(photos, epochs, seed=fold), folder)
+
+
 def held_out(names: list[str], models: tuple) -> dict:
     """The official count (`real_dice`) over the named photos only, with these nets."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -255,6 +264,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=50)
     parser.add_argument("--fold", type=int, help="run only this fold")
     parser.add_argument("--ship", action="store_true", help="train on all, write vision/models")
+    parser.add_argument("--nets", type=Path, help="keep each fold's nets in NETS/fold<N>/ and "
+                        "reuse them when there: reading changes measured without retraining")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
@@ -268,7 +279,8 @@ def main() -> None:
         test, train_set = photos[lo:hi], photos[:lo] + photos[hi:]
         start = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
-            models = export(*train(train_set + synth, args.epochs, seed=f), Path(tmp))
+            models = fold_nets(train_set + synth, args.epochs, f,
+                               args.nets / f"fold{f}" if args.nets else Path(tmp))
             s = held_out([n for n, _, _ in test], models)
         for k, v in s.items():
             total[k] += v / len(folds) if k == "ms" else v
