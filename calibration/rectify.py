@@ -47,6 +47,7 @@ class FieldView:
         self.rows = self._rows()
         self.half = (round(self.size[1] / 2), round(self.size[0] / 2))  # half-size field's shape
         self.axes = self._axes()
+        self._half = self._half_warp()
 
     def _rows(self) -> list[Row]:
         m, w, h, geo = self.m, self.w, self.h, self.geo
@@ -62,12 +63,40 @@ class FieldView:
         width = min(len(xs) for _, xs in bands)
         return np.stack([ys for ys, _ in bands]), np.stack([xs[:width] for _, xs in bands])[:, None]
 
+    def _half_warp(self) -> tuple[tuple[slice, slice], np.ndarray]:
+        """The frame's region under the field and the matrix from the half-size field into
+        that region at half size (a half-size pixel u covers full-size pixels 2u and 2u + 1)."""
+        to_full = np.array([[2.0, 0, 0.5], [0, 2.0, 0.5], [0, 0, 1]])
+        hh, hw = self.half
+        corners = np.array([[0, 0, 1], [hw, 0, 1], [0, hh, 1], [hw, hh, 1]], float)
+        xy = corners @ (self.rect_to_image @ to_full).T
+        xy = xy[:, :2] / xy[:, 2:]
+        size = np.array(self.cal.image_size)
+        x0, y0 = np.clip(np.floor(xy.min(0)).astype(int) - 4, 0, size - 2) // 2 * 2
+        x1, y1 = np.clip(np.ceil(xy.max(0)).astype(int) + 4, (x0 + 2, y0 + 2), size)
+        shrink = np.array([[0.5, 0, -x0 / 2], [0, 0.5, -y0 / 2], [0, 0, 1]])
+        return (slice(y0, y1), slice(x0, x1)), shrink @ self.rect_to_image @ to_full
+
     def row(self, name: str) -> Row:
         return next(r for r in self.rows if r.name == name)
 
     def warp(self, image: np.ndarray) -> np.ndarray:
         """The rectified field (with its margin) of a camera frame."""
         return cv2.warpPerspective(image, self.rect_to_image, self.size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+
+    def warp_half(self, image: np.ndarray) -> np.ndarray:
+        """The rectified field at half size (shape `half`): the frame's region under the field
+        halved by a Gaussian pyramid step, then warped (a quarter of the pixels of `warp`)."""
+        region, matrix = self._half
+        small = cv2.pyrDown(image[region])
+        return cv2.warpPerspective(small, matrix, self.half[::-1],
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+
+    def warp_box(self, image: np.ndarray, x: int, y: int, w: int, h: int) -> np.ndarray:
+        """The `w` x `h` box of the rectified field (full size) whose top left is (x, y)."""
+        shift = np.array([[1.0, 0, x], [0, 1, y], [0, 0, 1]])
+        return cv2.warpPerspective(image, self.rect_to_image @ shift, (w, h),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
 
     def to_field(self, xy) -> tuple[float, float]:

@@ -1,5 +1,6 @@
 """Checker reading pieces: what is precomputed per calibration reads as computed per frame."""
 
+import cv2
 import numpy as np
 
 from bgboard.calibration.rectify import REACH
@@ -11,8 +12,8 @@ from vision_helpers import calibrated
 def _half_size_classes(seed):
     rendered, cal = calibrated(seed, hand=0.0)
     reader = Reader(cal)
-    rect = reader.view.warp(rendered.image)
-    even = checkers.even_lab(rect, reader.view, reader.classify.colours)
+    even = checkers.even_lab(reader.view.warp_half(rendered.image), reader.view,
+                             reader.classify.colours)
     return reader, checkers.classify_small(even, reader.classify)
 
 
@@ -37,3 +38,24 @@ def test_table_cells_are_the_row_major_index_of_lab_cut_to_its_top_bits():
     assert np.array_equal(checkers.cells(lab, 5),
                           (q[..., 0] >> 3) * 1024 + (q[..., 1] >> 3) * 32 + (q[..., 2] >> 3))
     assert checkers.cells(lab, 6).dtype == np.int32
+
+
+def test_the_half_size_field_is_the_full_size_field_halved():
+    rendered, cal = calibrated(5, hand=0.0)
+    view = Reader(cal).view
+    full = view.warp(rendered.image)
+    half = view.warp_half(rendered.image)
+    assert half.shape == (*view.half, 3)
+    box = cv2.resize(full, view.half[::-1], interpolation=cv2.INTER_AREA).astype(int)
+    assert np.abs(half.astype(int) - box).mean() < 2.0
+    shifted = np.abs(half[:, 1:].astype(int) - box[:, :-1]).mean()  # one pixel off: far worse
+    assert shifted > 2 * np.abs(half.astype(int) - box).mean()
+
+
+def test_a_box_of_the_field_is_that_box_of_the_whole_warp():
+    rendered, cal = calibrated(5, hand=0.0)
+    view = Reader(cal).view
+    full = view.warp(rendered.image).astype(int)
+    box = view.warp_box(rendered.image, 100, 40, 17, 210).astype(int)
+    assert box.shape == (210, 17, 3)
+    assert np.abs(box - full[40:250, 100:117]).max() <= 1

@@ -29,7 +29,7 @@ def _finder_and_fields(look, seed: int, scenes):
     classify = checkers.Classifier(colours)
     out = []
     for scene in scenes:
-        even = checkers.even_lab(view.warp(render(scene, seed).image), view, colours)
+        even = checkers.even_lab(view.warp_half(render(scene, seed).image), view, colours)
         out.append((even, checkers.classify_small(even, classify)))
     return hand.ArmFinder(view, colours), out
 
@@ -81,7 +81,7 @@ def test_calibration_keeps_the_frame_band_as_the_start_frame_shows_it():
     start = render(Scene(START_POINTS, look=look), 3)
     cal = learn(start.image, from_dict(start.calibration))
     view = FieldView(cal)
-    even = checkers.even_lab(view.warp(start.image), view, cal.extra["colours"])
+    even = checkers.even_lab(view.warp_half(start.image), view, cal.extra["colours"])
     learned = cal.extra["colours"]["band"]
     assert [len(p) for p in learned] == [len(p) for p in hand.side_profiles(even, view.m / 2)]
     assert cv2.absdiff(np.uint8(learned[1]), np.uint8(np.rint(

@@ -149,14 +149,19 @@ def first_layer(light: np.ndarray, dark: np.ndarray, board: np.ndarray,
     return count, bool(is_light), float(min(margin, 0.5) if bridged > gap_max else margin)
 
 
-def edge_profile(rect: np.ndarray, row: Row, d: float) -> np.ndarray:
-    """Colour change along the row's axis, per pixel from the base (mean over a narrow band)."""
+def edge_profile(image: np.ndarray, view: FieldView, row: Row) -> np.ndarray:
+    """Colour change along the row's axis, per pixel from the base (mean over a narrow band of
+    the full-size field, warped from the frame `image` for this row alone)."""
+    d = view.d
     x0 = max(0, round(row.base[0] - 0.2 * d))
-    x1 = round(row.base[0] + 0.2 * d) + 1
+    x1 = min(round(row.base[0] + 0.2 * d) + 1, view.size[0])
     y = round(row.base[1])
     n = round(5.6 * d)
-    band = rect[y:y + n, x0:x1] if row.direction > 0 else rect[max(0, y - n):y, x0:x1][::-1]
-    band = band.astype(np.float32)
+    top = y if row.direction > 0 else max(0, y - n)
+    bottom = min(y + n, view.size[1]) if row.direction > 0 else y
+    band = view.warp_box(image, x0, top, x1 - x0, bottom - top).astype(np.float32)
+    if row.direction < 0:
+        band = band[::-1]
     diff = np.abs(band[2:] - band[:-2]).sum(-1).mean(1)
     return np.r_[0.0, diff, 0.0]
 
@@ -190,10 +195,9 @@ def upper_layers(profile: np.ndarray, d: float) -> tuple[int, float]:
     return int(order[0]), float(min(1.0, margin))
 
 
-def even_lab(rect: np.ndarray, view: FieldView, colours: dict) -> np.ndarray:
-    """The rectified field at half size in Lab, with the light evened out."""
-    small = cv2.resize(rect, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB)
+def even_lab(half: np.ndarray, view: FieldView, colours: dict) -> np.ndarray:
+    """The half-size field (`view.warp_half`) in Lab, with the light evened out."""
+    lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
     return lighting.normalise(lab, lighting.gain_map(lab, view, 0.5, colours))
 
 
@@ -202,8 +206,9 @@ def classify_small(even: np.ndarray, classify: Classifier) -> np.ndarray:
     return cv2.medianBlur(classify(even), 3)
 
 
-def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowReading]:
-    """Every row's reading from the pixel classes `cls` (half size) and the full-size field."""
+def read_rows(image: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowReading]:
+    """Every row's reading from the pixel classes `cls` (half size); a row of five is looked at
+    again in the full-size field, warped from the frame `image`, for checkers stacked on it."""
     ys, xs = view.axes
     light, dark, board = shares(cls[ys, xs])
     d = view.d
@@ -213,7 +218,7 @@ def read_rows(rect: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowRea
         centres = [(row.base[0], row.base[1] + row.direction * (i + 0.5) * d)
                    for i in range(count)]
         if count == 5:
-            extra, upper_margin = upper_layers(edge_profile(rect, row, d), d)
+            extra, upper_margin = upper_layers(edge_profile(image, view, row), d)
             count += extra
             margin = min(margin, upper_margin)
         out.append(RowReading(row.name, count, is_light, margin, tuple(centres)))

@@ -81,9 +81,8 @@ def _round(c) -> list[float]:
 def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     """`cal` plus the colours and checker diameter learned from a start-position frame."""
     view = FieldView(cal)
-    rect = view.warp(image)
-    colours = start_colours(rect, view)
-    even = even_lab(rect, view, colours)
+    colours = start_colours(view.warp(image), view)
+    even = even_lab(view.warp_half(image), view, colours)
     cls = classify_small(even, Classifier(colours))
     runs = []
     for name in FIVES:

@@ -29,11 +29,10 @@ class Reader:
         view = self.view
         if self.undistort:
             image = self.undistort(image)
-        rect = view.warp(image)
-        classify = self.classify or checkers.Classifier(guess_colours(rect, view))
-        even = checkers.even_lab(rect, view, classify.colours)
+        classify = self.classify or checkers.Classifier(guess_colours(view.warp(image), view))
+        even = checkers.even_lab(view.warp_half(image), view, classify.colours)
         cls = checkers.classify_small(even, classify)
-        readings = checkers.read_rows(rect, view, cls)
+        readings = checkers.read_rows(image, view, cls)
         points, bar = board(readings)
         seen = {"white": sum(n for n in points if n > 0) + bar["white"],
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
