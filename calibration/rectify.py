@@ -82,8 +82,7 @@ class FieldView:
 
     def warp(self, image: np.ndarray) -> np.ndarray:
         """The rectified field (with its margin) of a camera frame."""
-        return cv2.warpPerspective(image, self.rect_to_image, self.size,
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        return self.warp_box(image, 0, 0, *self.size)
 
     def warp_half(self, image: np.ndarray) -> np.ndarray:
         """The rectified field at half size (shape `half`): the frame's region under the field
