@@ -1,9 +1,10 @@
-"""Dice on a calibrated board's field: candidates from the stranger mask, reading a patch."""
+"""Dice on a calibrated board's field: the finder's centres, the reader's values, whole frames."""
 
 from dataclasses import replace
 from functools import cache
 
 import numpy as np
+import pytest
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
@@ -19,54 +20,66 @@ def _board(seed: int = 14):
     look = replace(random_scene(seed).look, dice=DICE[0])
     start = render(Scene(START_POINTS, look=look), seed + 1)
     view = FieldView(learn(start.image, from_dict(start.calibration)))
-    return look, view, view.cal.extra.get("die_size", dice.DIE_SIZE) * view.h
+    return look, view, dice.DIE_SIZE * view.h
 
 
-def _mask(view) -> np.ndarray:
-    """An empty half-size stranger mask of the view's rectified field."""
-    return np.zeros((view.size[1] // 2, view.size[0] // 2), bool)
+def _read(*placed: Die, seed: int = 3) -> list[dict]:
+    look, view, _ = _board()
+    frame = render(Scene(START_POINTS, dice=placed, look=look), seed).image
+    return Reader(view.cal).read(frame)["dice"]
 
 
-def test_weighted_distance_is_the_weighted_lab_norm():
-    lab = np.random.default_rng(0).uniform(0, 255, (7, 9, 3)).astype(np.float32)
-    colour = np.float32([120, 130, 110])
-    expected = np.sqrt((((lab - colour) * dice.LAB_WEIGHTS) ** 2).sum(-1))
-    assert np.allclose(dice._weighted(lab, colour), expected, atol=1e-3)
+def _near(a, b) -> bool:
+    return bool(np.hypot(*np.subtract(a, b)) < 0.01)
 
 
-def test_a_die_merged_with_a_stripe_is_still_a_candidate():
-    _, view, die_rect = _board()
-    side = round(die_rect / 2)  # the die's side in half-size pixels
-    x, y = (round(v / 2) for v in view.to_rect((0.3, 0.5)))
-    stranger = _mask(view)
-    stranger[y - side // 2:y + side // 2 + 1, x - side // 2:x + side // 2 + 1] = True
-    stranger[y - 1:y + 1, x:x + 6 * side] = True  # a triangle's edge, 2 px wide, 6 dice long
-    found = dice.blob_candidates(stranger, _mask(view).view(np.uint8), view, [], die_rect)
-    assert len(found) == 1
-    assert np.hypot(found[0][0] - 2 * x, found[0][1] - 2 * y) < 0.25 * die_rect
-    stranger[y - side // 2:y + side // 2 + 1, x - side // 2:x + side // 2 + 1] = False
-    assert dice.blob_candidates(stranger, _mask(view).view(np.uint8), view, [], die_rect) == []
+def test_a_bare_start_position_has_no_dice():
+    assert _read() == []
 
 
-def test_a_leaning_die_off_the_patch_middle_is_read_around_itself():
-    look, view, die_rect = _board()
-    die = Die(4, (0.3, 0.5), 30.0, cocked=True)
-    frame = render(Scene(START_POINTS, dice=(die,), look=look), 14).image
-    centre = np.array(view.to_rect(die.field_xy))
-    off = centre + (0.3 * die_rect, 0.0)  # where a blob of its side face alone would put it
-    value, cocked, _, at = dice._read_at(frame, view, off, die_rect)
-    assert (value, cocked) == (4, True)
-    assert np.hypot(*(at - centre)) < 0.3 * die_rect
+@pytest.mark.parametrize("value", range(1, 7))
+def test_every_value_is_read_where_it_lies(value):
+    at = (0.27, 0.42)
+    found = _read(Die(value, at, 17.0 * value))
+    assert [(d["value"], d["cocked"]) for d in found] == [(value, False)]
+    assert _near(found[0]["field_xy"], at)
+
+
+def test_two_dice_are_two_dice():
+    a, b = Die(6, (0.66, 0.45), 40.0), Die(2, (0.76, 0.55), 5.0)
+    found = sorted(_read(a, b), key=lambda d: d["field_xy"][0])
+    assert [d["value"] for d in found] == [6, 2]
+    assert _near(found[0]["field_xy"], a.field_xy) and _near(found[1]["field_xy"], b.field_xy)
+
+
+def test_a_leaning_die_is_read_and_flagged_cocked():
+    found = _read(Die(4, (0.3, 0.5), 30.0, cocked=True), seed=14)
+    assert [(d["value"], d["cocked"]) for d in found] == [(4, True)]
 
 
 def test_a_die_wedged_against_two_checkers_is_read():
-    look, view, _ = _board()
+    _, view, _ = _board()
     row = view.row("19")  # five dark checkers
     for value in (3, 5):
-        # beside the stack, where its first two checkers meet: within the blot of both
+        # beside the stack, where its first two checkers meet
         at = view.to_field(np.array(row.base) + (-0.5 * view.d, row.direction * 1.1 * view.d))
-        die = Die(value, at, 20.0)
-        frame = render(Scene(START_POINTS, dice=(die,), look=look), 3).image
-        found = Reader(view.cal).read(frame)["dice"]
+        found = _read(Die(value, at, 20.0))
         assert [(d["value"], d["cocked"]) for d in found] == [(value, False)]
-        assert np.hypot(*np.subtract(found[0]["field_xy"], at)) < 0.01
+        assert _near(found[0]["field_xy"], at)
+
+
+def test_finder_centres_are_placed_finer_than_its_cells():
+    look, view, die_rect = _board()
+    at = (0.3137, 0.6071)  # not at a cell's middle
+    frame = render(Scene(START_POINTS, dice=(Die(5, at, 10.0),), look=look), 3).image
+    centres = 2 * dice.find_centres(view.warp_half(frame), dice.nets()[0])
+    assert np.hypot(*(centres - view.to_rect(at)).T).min() < 0.1 * die_rect
+
+
+def test_the_reader_says_no_die_on_bare_board():
+    look, view, die_rect = _board()
+    frame = render(Scene(START_POINTS, look=look), 3).image
+    bare = [view.to_rect(xy) for xy in ((0.3, 0.5), (0.7, 0.3), (0.1, 0.6))]
+    probs, _ = dice.read_patches(np.stack([dice.die_patch(frame, view, c, die_rect)
+                                           for c in bare]), dice.nets()[1])
+    assert (probs[:, 0] > 0.9).all()

@@ -19,7 +19,6 @@ from . import lighting
 
 BOARD, LIGHT, DARK, OTHER = 0, 1, 2, 3
 FAR = 40.0  # weighted Lab distance beyond which a pixel matches no learned colour
-UNLIKE = 14.0  # weighted Lab distance beyond which a pixel is clearly not board
 WEIGHTS = np.float32([0.6, 1.0, 1.0])  # Lab distance weights: lightness counts less (shadows)
 
 
@@ -41,7 +40,6 @@ class RowReading:
     count: int
     light: bool
     margin: float
-    centres: tuple[tuple[float, float], ...]
 
 
 CHECKER_SHADES = (0.7, 0.95, 1.0)  # checkers may be deep in shadow (rims, stacked checkers)
@@ -92,15 +90,10 @@ class Classifier:
         cls = np.argmin(np.stack([rank[BOARD], rank[LIGHT], rank[DARK]]), axis=0)
         near = np.minimum.reduce([dist[BOARD], dist[LIGHT], dist[DARK]]) <= FAR
         self.lut = np.where(near, cls, OTHER).astype(np.uint8)
-        self.unlike_board = dist[BOARD] > UNLIKE
         self.colours = colours
 
     def __call__(self, lab: np.ndarray) -> np.ndarray:
         return np.take(self.lut, cells(lab, 6))
-
-    def stranger(self, lab: np.ndarray) -> np.ndarray:
-        """True where a pixel is clearly unlike every board colour (a die, a hand, a checker)."""
-        return np.take(self.unlike_board, cells(lab, 6))
 
 
 def cells(lab: np.ndarray, bits: int) -> np.ndarray:
@@ -215,13 +208,11 @@ def read_rows(image: np.ndarray, view: FieldView, cls: np.ndarray) -> list[RowRe
     out = []
     for k, row in enumerate(view.rows):
         count, is_light, margin = first_layer(light[k], dark[k], board[k], d * 0.5)
-        centres = [(row.base[0], row.base[1] + row.direction * (i + 0.5) * d)
-                   for i in range(count)]
         if count == 5:
             extra, upper_margin = upper_layers(edge_profile(image, view, row), d)
             count += extra
             margin = min(margin, upper_margin)
-        out.append(RowReading(row.name, count, is_light, margin, tuple(centres)))
+        out.append(RowReading(row.name, count, is_light, margin))
     return out
 
 

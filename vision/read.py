@@ -30,15 +30,15 @@ class Reader:
         if self.undistort:
             image = self.undistort(image)
         classify = self.classify or checkers.Classifier(guess_colours(view.warp(image), view))
-        even = checkers.even_lab(view.warp_half(image), view, classify.colours)
+        half = view.warp_half(image)
+        even = checkers.even_lab(half, view, classify.colours)
         cls = checkers.classify_small(even, classify)
         readings = checkers.read_rows(image, view, cls)
         points, bar = board(readings)
         seen = {"white": sum(n for n in points if n > 0) + bar["white"],
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
-        placed = [(c, r.light) for r in readings for c in r.centres]
-        found = dice.find_field_dice(image, view, classify.stranger(even), cls, placed)
+        found = dice.find_field_dice(image, half, view)
         has_hand = self.arms(even, cls) if self.arms else hand.hand_present(even, view.m / 2)
         confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:

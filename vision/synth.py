@@ -196,9 +196,10 @@ def random_position(rng) -> tuple[tuple[int, ...], dict]:
     return tuple(points), bar
 
 
-def random_dice(rng, look: Look, points, bar, cocked: float = 0.1) -> tuple[Die, ...]:
-    """Zero to two dice (mostly two) on free places of the field."""
-    count = int(rng.choice([0, 1, 2, 2, 2, 2]))
+def random_dice(rng, look: Look, points, bar, cocked: float = 0.1,
+                count: int | None = None) -> tuple[Die, ...]:
+    """Zero to two dice (mostly two), or `count` dice, on free places of the field."""
+    count = int(rng.choice([0, 1, 2, 2, 2, 2])) if count is None else count
     dice: list[Die] = []
     for _ in range(200):
         if len(dice) == count:

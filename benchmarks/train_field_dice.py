@@ -1,0 +1,325 @@
+"""Train the field-dice nets (finder on the half-size field, reader on frame patches).
+
+    pip install torch==2.13.0 onnx        # training only: bgboard runs the nets with OpenCV
+    python benchmarks/train_field_dice.py --frames 3000 --cache /tmp/field-frames
+    python benchmarks/vision.py           # then measure on seeds 0-999 (never trained on)
+
+Material: frames rendered by `vision.synth` from seeds 100000 on, each with one to six dice
+(a quarter of them leaning; in half the frames also against or on checkers, as dice lie
+while the checkers move) and sometimes a hand; the benchmark reads seeds 0-999 and
+2000-2299, so every figure it prints is on frames never trained on. Frames are kept in
+`--cache` and reused. The finder learns die centres on the half-size field as `read` warps
+it (through corners jittered by a pixel, as a calibration may be off); the reader learns
+"no die" / 1-6 and leaning on patches around the dice, around random places, and around
+the places where the trained finder marks a die that is not there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision import dice as fd
+from bgboard.vision.synth import random_dice, random_scene, render
+
+PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice-photos"
+FIRST_SEED = 100_000
+CROP = 128  # finder training window, half-size pixels
+
+
+def make_frame(seed: int, folder: Path) -> None:
+    """Render one training frame into `folder`: the frame (PNG) and what is in it (JSON)."""
+    rng = np.random.default_rng(seed)
+    scene = random_scene(seed, hand=0.05)
+    count = int(rng.integers(1, 7))
+    if rng.random() < 0.5:  # dice clear of the checkers, as thrown
+        dice = random_dice(rng, scene.look, scene.points, scene.bar, 0.25, count)
+    else:  # also against or on them, as left while the checkers move
+        dice = random_dice(rng, scene.look, [0] * 24, {}, 0.25, count)
+    rendered = render(replace(scene, dice=dice), seed)
+    cal = rendered.calibration
+    for k, xy in cal["corners_px"].items():
+        cal["corners_px"][k] = [round(v + rng.normal(0, 1.0), 1) for v in xy]
+    cv2.imwrite(str(folder / f"{seed}.png"), rendered.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    (folder / f"{seed}.json").write_text(json.dumps({"calibration": cal,
+                                                     "dice": rendered.truth["dice"]}))
+
+
+def load_frame(seed: int, folder: Path) -> tuple:
+    """(frame, view, dice rows: centre x, y in rectified px, value, cocked; die side, rect px)."""
+    meta = json.loads((folder / f"{seed}.json").read_text())
+    view = FieldView(from_dict(meta["calibration"]))
+    rows = np.array([[*view.to_rect(d["field_xy"]), d["value"], d["cocked"]]
+                     for d in meta["dice"]], np.float32).reshape(-1, 4)
+    return cv2.imread(str(folder / f"{seed}.png")), view, rows, fd.DIE_SIZE * view.h
+
+
+def recolour(image: np.ndarray, rng) -> np.ndarray:
+    """Colours shuffled and scaled, so boards and dice of colours never seen look familiar."""
+    gain = rng.uniform(0.75, 1.2) * rng.uniform(0.9, 1.1, 3)
+    return np.clip(image[..., rng.permutation(3)] * gain, 0, 255).astype(np.uint8)
+
+
+def turn(image: np.ndarray, k: int, flip: bool) -> np.ndarray:
+    return np.ascontiguousarray(np.rot90(image[:, ::-1] if flip else image, k))
+
+
+def finder_sample(half: np.ndarray, centres: np.ndarray, size: float, rng):
+    """A window of the half-size field, turned and recoloured, and its targets per cell:
+    a peak at each die's centre cell, the centre's offset in that cell, and where it is."""
+    h, w = half.shape[:2]
+    x0, y0 = rng.integers(0, max(1, w - CROP + 1)), rng.integers(0, max(1, h - CROP + 1))
+    window = cv2.copyMakeBorder(half[y0:y0 + CROP, x0:x0 + CROP], 0, max(0, CROP - h + y0), 0,
+                                max(0, CROP - w + x0), cv2.BORDER_REPLICATE)
+    cells = CROP // fd.STRIDE
+    heat, dx, dy, mask = (np.zeros((cells, cells), np.float32) for _ in range(4))
+    grid = np.arange(cells) + 0.5
+    sigma = max(0.5, size / fd.STRIDE / 3)
+    for cx, cy in centres:
+        u, v = (cx - x0) / fd.STRIDE, (cy - y0) / fd.STRIDE
+        if not (0 <= u < cells and 0 <= v < cells):
+            continue
+        heat = np.maximum(heat, np.exp(-((grid[None] - u) ** 2 + (grid[:, None] - v) ** 2)
+                                       / (2 * sigma ** 2)))
+        heat[int(v), int(u)] = 1.0
+        dx[int(v), int(u)], dy[int(v), int(u)], mask[int(v), int(u)] = u % 1, v % 1, 1
+    k, flip = int(rng.integers(4)), bool(rng.random() < 0.5)
+    # offsets turn with the window: a mirror maps x to 1 - x, a quarter turn (x, y) to (y, 1 - x)
+    if flip:
+        dx = (1 - dx) * mask
+    for _ in range(k):
+        dx, dy = dy, (1 - dx) * mask
+    targets = [turn(a, k, flip) for a in (heat, dx, dy, mask)]
+    return fd.net_input(turn(recolour(window, rng), k, flip))[0], np.stack(targets)
+
+
+def reader_places(rows: np.ndarray, view, die_rect: float, rng, extra=()) -> list[tuple]:
+    """(centre, value, cocked) of reader patches: each die four times (placed as the finder
+    might), random places of the field and `extra` places away from every die (value 0)."""
+    places = [((x, y) + rng.normal(0, 0.12, 2) * die_rect, int(v), int(c))
+              for x, y, v, c in rows for _ in range(4)]
+    spots = [(view.m + rng.uniform(0, view.w), view.m + rng.uniform(0, view.h)) for _ in range(6)]
+    for spot in [*spots, *extra]:
+        if not len(rows) or np.hypot(*(rows[:, :2] - spot).T).min() > 0.8 * die_rect:
+            places.append((np.asarray(spot, float), 0, 0))
+    return places
+
+
+def reader_sample(patch: np.ndarray, value: int, cocked: int, rng):
+    k, flip = int(rng.integers(4)), bool(rng.random() < 0.5)
+    if rng.random() < 0.5:
+        patch = recolour(patch, rng)
+    if rng.random() < 0.2:
+        patch = cv2.GaussianBlur(patch, (3, 3), rng.uniform(0.5, 1.0))
+    return fd.net_input(turn(patch, k, flip))[0], np.float32([value, cocked])
+
+
+def load_photos(fold: int | None) -> tuple[list, list]:
+    """The real dice photos as (photo, dice rows: cx, cy, side px, value), split into those
+    to train on and those of `fold` (a fifth of them, in name order) to measure on."""
+    photos = []
+    for path in sorted((PHOTOS / "images").glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        rows = np.loadtxt(PHOTOS / "labels" / (path.stem + ".txt"), ndmin=2)
+        photos.append((image, np.c_[rows[:, 1] * w, rows[:, 2] * h,
+                                    np.sqrt(rows[:, 3] * w * rows[:, 4] * h), rows[:, 0] + 1]))
+    if fold is None:
+        return photos, []
+    lo, hi = fold * len(photos) // 5, (fold + 1) * len(photos) // 5
+    return photos[:lo] + photos[hi:], photos[lo:hi]
+
+
+def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    """A reader patch of a photo: `PATCH_DICE` die sides around (x, y)."""
+    k = max(4, round(fd.PATCH_DICE * side))
+    patch = cv2.getRectSubPix(image, (k, k), (x - 0.5, y - 0.5))
+    return cv2.resize(patch, (fd.PATCH, fd.PATCH), interpolation=cv2.INTER_AREA)
+
+
+def photo_items(photos, rng) -> list[tuple]:
+    """Reader patches of real dice (four each, placed and sized as a finder might; whether
+    they lean is not labelled: -1) and of four places per photo away from every die."""
+    items = []
+    for image, dice in photos:
+        for x, y, side, value in dice:
+            for _ in range(4):
+                jx, jy = rng.normal(0, 0.12, 2) * side
+                items.append((photo_patch(image, x + jx, y + jy, side * rng.uniform(0.9, 1.12)),
+                              int(value), -1))
+        h, w = image.shape[:2]
+        side = float(np.median(dice[:, 2]))
+        for _ in range(4):
+            x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
+            if np.hypot(dice[:, 0] - x, dice[:, 1] - y).min() > side:
+                items.append((photo_patch(image, x, y, side), 0, -1))
+    return items
+
+
+def photo_figure(photos, reader) -> str:
+    """How many real dice the reader reads right from patches centred on their labels."""
+    right = total = 0
+    for image, dice in photos:
+        probs, _ = fd.read_patches(np.stack([photo_patch(image, *d[:3]) for d in dice]), reader)
+        right += int(((probs[:, 0] < fd.NO_DIE) & (probs[:, 1:].argmax(1) + 1 == dice[:, 3])).sum())
+        total += len(dice)
+    return f"{100 * right / total:.2f}% ({right}/{total})"
+
+
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list[nn.Module]:
+    return [nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
+            nn.BatchNorm2d(cout), nn.ReLU()]
+
+
+class Finder(nn.Module):
+    """Score (0-1) that a die is centred in each 4x4-pixel cell, and where in the cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(*block(3, 8, 2), *block(8, 16, 2), *block(16, 16),
+                                  *block(16, 16, dilation=2), *block(16, 16, dilation=4))
+        self.head = nn.Conv2d(16, 3, 1)
+        nn.init.constant_(self.head.bias, -2.0)
+
+    def forward(self, x):
+        return torch.sigmoid(self.head(self.body(x)))
+
+
+class Reader(nn.Module):
+    """Probabilities of no die (0) and of 1-6 for the die in a patch's middle, and that it
+    leans. The last layer sees a 3x3 map of features, so it knows where the pips are."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
+                                  nn.MaxPool2d(2), *block(32, 48), nn.MaxPool2d(3),
+                                  nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9, 8))
+
+    def forward(self, x):
+        out = self.body(x)
+        return torch.cat([torch.softmax(out[:, :7], 1), torch.sigmoid(out[:, 7:])], 1)
+
+
+def finder_loss(out, target):
+    """CenterNet's focal loss on the score map, plus L1 on the offsets at the centres."""
+    p, y, mask = out[:, 0].clamp(1e-4, 1 - 1e-4), target[:, 0], target[:, 3]
+    pos = (y == 1).float()
+    focal = -(pos * (1 - p) ** 2 * torch.log(p)
+              + (1 - pos) * (1 - y) ** 4 * p ** 2 * torch.log(1 - p)).sum()
+    offset = (mask[:, None] * (out[:, 1:] - target[:, 1:3]).abs()).sum()
+    return (focal + offset) / pos.sum().clamp(min=1)
+
+
+def reader_loss(out, target):
+    """The value's log loss, plus twice the leaning one on dice whose leaning is known."""
+    value, cocked = target[:, 0].long(), target[:, 1]
+    known = ((value > 0) & (cocked >= 0)).float()
+    lean = nn.functional.binary_cross_entropy(out[:, 7].clamp(1e-6, 1 - 1e-6),
+                                              cocked.clamp(min=0), reduction="none")
+    return (nn.functional.nll_loss(torch.log(out[:, :7].clamp(min=1e-6)), value)
+            + 2 * (known * lean).sum() / known.sum().clamp(min=1))
+
+
+def fit(model, sample, items, epochs: int, loss, batch: int, seed: int, lr: float = 3e-3):
+    """Adam with a one-cycle rate; each epoch draws one fresh sample per item."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.Adam(model.parameters(), lr)
+    steps = epochs * -(-len(items) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
+    model.train()
+    for epoch in range(epochs):
+        order, total = rng.permutation(len(items)), 0.0
+        for i in range(0, len(order), batch):
+            xs, ys = zip(*(sample(*items[j], rng) for j in order[i:i + batch]), strict=True)
+            opt.zero_grad()
+            value = loss(model(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ys)))
+            value.backward()
+            opt.step()
+            sched.step()
+            total += value.item() * len(xs)
+        print(f"  {type(model).__name__} epoch {epoch + 1}/{epochs}: loss "
+              f"{total / len(items):.4f}", flush=True)
+    return model.eval()
+
+
+def export(model, path: Path, shape: tuple) -> cv2.dnn.Net:
+    """The model written as ONNX, and read back as OpenCV runs it."""
+    torch.onnx.export(model, torch.zeros(*shape), str(path), input_names=["image"],
+                      output_names=["out"], dynamo=False,
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}})
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def mistakes(half: np.ndarray, rows: np.ndarray, die_rect: float, finder) -> list:
+    """Where the trained finder marks a die that is not there (rectified px)."""
+    centres = 2 * fd.find_centres(half, finder)
+    return [c for c in centres
+            if not len(rows) or np.hypot(*(rows[:, :2] - c).T).min() > 0.8 * die_rect]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=3000)
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/field-frames"))
+    parser.add_argument("--epochs", type=int, default=60, help="finder epochs")
+    parser.add_argument("--reader-epochs", type=int, default=15)
+    parser.add_argument("--out", type=Path, default=fd.MODELS)
+    parser.add_argument("--skip-finder", action="store_true",
+                        help="keep the finder in --out, train the reader only")
+    parser.add_argument("--photos", action="store_true",
+                        help="the reader learns from the real dice photos too")
+    parser.add_argument("--hold-out", type=int, metavar="FOLD",
+                        help="with --photos: leave out this fifth of the photos, measure on it")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    torch.set_num_threads(1)
+    args.cache.mkdir(parents=True, exist_ok=True)
+    seeds = range(FIRST_SEED, FIRST_SEED + args.frames)
+    start = time.perf_counter()
+    for i, seed in enumerate(seeds):
+        if not (args.cache / f"{seed}.json").exists():
+            make_frame(seed, args.cache)
+        if i % 250 == 0:
+            print(f"frames: {i}/{args.frames}, {time.perf_counter() - start:.0f} s", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.skip_finder:
+        finder = cv2.dnn.readNetFromONNX(str(args.out / "field_find.onnx"))
+    else:
+        items = []
+        for seed in seeds:
+            image, view, rows, die_rect = load_frame(seed, args.cache)
+            items.append((view.warp_half(image), rows[:, :2] / 2, die_rect / 2))
+        model = fit(Finder(), finder_sample, items, args.epochs, finder_loss, 16, 0)
+        finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
+    rng = np.random.default_rng(1)
+    items = []
+    for seed in seeds:
+        image, view, rows, die_rect = load_frame(seed, args.cache)
+        extra = mistakes(view.warp_half(image), rows, die_rect, finder)
+        for centre, value, cocked in reader_places(rows, view, die_rect, rng, extra):
+            scale = rng.uniform(0.9, 1.12)
+            items.append((fd.die_patch(image, view, centre, die_rect * scale), value, cocked))
+    train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
+    items += photo_items(train_photos, rng)
+    print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
+    model = fit(Reader(), reader_sample, items, args.reader_epochs, reader_loss, 64, 0)
+    reader = export(model, args.out / "field_read.onnx", (1, 3, fd.PATCH, fd.PATCH))
+    if test_photos:
+        print(f"real dice of fold {args.hold_out}, never trained on, read right: "
+              f"{photo_figure(test_photos, reader)}")
+    print(f"done in {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
