@@ -1,9 +1,16 @@
-"""Train the any-photo dice nets (finder and value reader); cross-validate them by photo.
+"""Train the any-photo dice nets (a finder and value readers); cross-validate them by photo.
 
     pip install torch==2.13.0 onnx        # training only: bgboard runs the nets with OpenCV
     python benchmarks/train_dice_photo.py            # 5-fold figures on photos never trained on
     python benchmarks/train_dice_photo.py --ship     # train on all photos, write vision/models/
-    python benchmarks/train_dice_photo.py --nets DIR # keep each fold's nets, reuse them if there
+    python benchmarks/train_dice_photo.py --ship --nets DIR  # the same, nets kept in DIR
+    python benchmarks/train_dice_photo.py --nets DIR # keep each fold's nets, reuse those there
+    python benchmarks/train_dice_photo.py --readers 1 --nets DIR  # only the first reader of each
+    python benchmarks/train_dice_photo.py --seed 10  # another run of the recipe, other seeds
+
+Each fold (and the shipped set) has one finder and `--readers` value readers, trained alike
+from different seeds on the same dice; `vision.dice_photo` averages their probabilities.
+With `--nets`, a kept finder is reused and only missing readers are trained.
 
 Material: the real photos in shared/data/dice-photos (YOLO labels) plus synthetic photos from
 `vision.synth.dice_photo` (seeds 1000+). Folds are contiguous runs of the photos sorted by name,
@@ -14,6 +21,7 @@ so photos taken one after another stay on one side. Figures are counted by bench
 from __future__ import annotations
 
 import argparse
+import shutil
 import tempfile
 import time
 from collections import defaultdict
@@ -195,56 +203,45 @@ def reader_loss(out, target):
     return nn.functional.nll_loss(torch.log(out.clamp(min=1e-6)), target)
 
 
-class AsOpenCV:
-    """A torch model called the way `vision.dice_photo` calls an OpenCV net."""
-
-    def __init__(self, model):
-        self.model = model
-
-    def setInput(self, x):  # noqa: N802 - OpenCV's name
-        self.x = torch.from_numpy(x)
-
-    def forward(self):
-        with torch.no_grad():
-            return self.model(self.x).numpy()
-
-
 def mistakes(image, dice, finder) -> list[tuple[float, float, float, int]]:
     """Where the trained finder marks a die that is not there: hard examples of class 0."""
-    return [(x, y, s, 0) for x, y, s in dp.find_centres(image, AsOpenCV(finder))
+    return [(x, y, s, 0) for x, y, s in dp.find_centres(image, finder)
             if not len(dice) or np.hypot(dice[:, 0] - x, dice[:, 1] - y).min() > dice[:, 2].max()]
 
 
-def train(photos, epochs: int, seed: int = 0) -> tuple[nn.Module, nn.Module]:
-    """The finder, then the reader on the dice, on places like dice and on the finder's
-    mistakes in the same photos."""
-    finder = fit(Finder(), finder_sample, [(im, d) for _, im, d in photos], epochs, finder_loss,
-                 8, seed)
-    rng = np.random.default_rng(seed)
-    dice = [(im, die) for _, im, d in photos
-            for die in [*d, *negatives(im, d, rng), *mistakes(im, d, finder)]]
-    reader = fit(Reader(), reader_sample, dice, epochs, reader_loss, 64, seed)
-    return finder, reader
+def reader_names(count: int) -> list[str]:
+    """dice_value.onnx, dice_value_2.onnx, ...: the files `vision.dice_photo` loads."""
+    return ["dice_value.onnx"] + [f"dice_value_{i}.onnx" for i in range(2, count + 1)]
 
 
-def export(finder, reader, folder: Path) -> tuple:
-    """Both nets written as ONNX to `folder`, and read back as OpenCV runs them."""
+def export(model, folder: Path, name: str, size: int):
+    """A net written as ONNX to `folder`, and read back as OpenCV runs it."""
     folder.mkdir(parents=True, exist_ok=True)
-    for model, name, size in ((finder, "dice_find.onnx", dp.FIND_PX),
-                              (reader, "dice_value.onnx", dp.CROP)):
-        torch.onnx.export(model, torch.zeros(1, 3, size, size), str(folder / name),
-                          input_names=["image"], output_names=["out"], dynamo=False,
-                          dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}})
-    return tuple(cv2.dnn.readNetFromONNX(str(folder / n))
-                 for n in ("dice_find.onnx", "dice_value.onnx"))
+    torch.onnx.export(model, torch.zeros(1, 3, size, size), str(folder / name),
+                      input_names=["image"], output_names=["out"], dynamo=False,
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}})
+    return cv2.dnn.readNetFromONNX(str(folder / name))
 
 
-def fold_nets(photos, epochs: int, fold: int, folder: Path) -> tuple:
-    """A fold's nets: those kept in `folder` if there, else trained (seed = fold) and kept."""
-    names = [folder / n for n in ("dice_find.onnx", "dice_value.onnx")]
-    if all(n.exists() for n in names):
-        return tuple(cv2.dnn.readNetFromONNX(str(n)) for n in names)
-    return export(*train(photos, epochs, seed=fold), folder)
+def train(photos, epochs: int, readers: int, folder: Path, seed: int = 0) -> tuple:
+    """The finder (seed `seed`), then the readers (seeds `seed`, `seed` + 100, ...) on the
+    dice, on places like dice and on the finder's mistakes in the same photos; each net kept
+    in `folder` is reused rather than trained. Returns (finder, readers) as OpenCV runs them."""
+    path = folder / "dice_find.onnx"
+    finder = (cv2.dnn.readNetFromONNX(str(path)) if path.exists() else
+              export(fit(Finder(), finder_sample, [(im, d) for _, im, d in photos], epochs,
+                         finder_loss, 8, seed), folder, path.name, dp.FIND_PX))
+    rng, dice = np.random.default_rng(seed), None
+    nets = []
+    for i, name in enumerate(reader_names(readers)):
+        if (folder / name).exists():
+            nets.append(cv2.dnn.readNetFromONNX(str(folder / name)))
+            continue
+        dice = dice or [(im, die) for _, im, d in photos
+                        for die in [*d, *negatives(im, d, rng), *mistakes(im, d, finder)]]
+        model = fit(Reader(), reader_sample, dice, epochs, reader_loss, 64, seed + 100 * i)
+        nets.append(export(model, folder, name, dp.CROP))
+    return finder, tuple(nets)
 
 
 def held_out(names: list[str], models: tuple) -> dict:
@@ -262,16 +259,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--epochs", type=int, default=50)
+    parser.add_argument("--readers", type=int, default=4, help="value readers per finder")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the shipped nets; fold "
+                        "N's are SEED + N (another run of the same recipe: another SEED)")
     parser.add_argument("--fold", type=int, help="run only this fold")
     parser.add_argument("--ship", action="store_true", help="train on all, write vision/models")
-    parser.add_argument("--nets", type=Path, help="keep each fold's nets in NETS/fold<N>/ and "
-                        "reuse them when there: reading changes measured without retraining")
+    parser.add_argument("--nets", type=Path, help="keep the nets in NETS (a fold's in "
+                        "NETS/fold<N>/) and reuse them when there: reading changes measured "
+                        "without retraining")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
     photos, synth = load_photos(PHOTOS), synthetic_photos()
     if args.ship:
-        export(*train(photos + synth, args.epochs), dp.MODELS)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = args.nets or Path(tmp)
+            train(photos + synth, args.epochs, args.readers, folder, args.seed)
+            for old in dp.MODELS.glob("dice_*.onnx"):  # none left over
+                old.unlink()
+            for name in ["dice_find.onnx", *reader_names(args.readers)]:
+                shutil.copy(folder / name, dp.MODELS)
         return
     total, folds = defaultdict(float), range(args.folds) if args.fold is None else [args.fold]
     for f in folds:
@@ -279,8 +286,8 @@ def main() -> None:
         test, train_set = photos[lo:hi], photos[:lo] + photos[hi:]
         start = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
-            models = fold_nets(train_set + synth, args.epochs, f,
-                               args.nets / f"fold{f}" if args.nets else Path(tmp))
+            models = train(train_set + synth, args.epochs, args.readers,
+                           args.nets / f"fold{f}" if args.nets else Path(tmp), args.seed + f)
             s = held_out([n for n, _, _ in test], models)
         for k, v in s.items():
             total[k] += v / len(folds) if k == "ms" else v

@@ -1,8 +1,9 @@
 """Dice in any photo, found and read by two small nets run with OpenCV's DNN module.
 
 A fully convolutional finder marks each die's centre and side on the photo shrunk to 256 px;
-a value reader then reads a full-resolution crop around each centre, and the crops it is
-unsure of again in their four quarter turns. Both were trained on real top-down photos of
+value readers (an ensemble of nets trained alike from different seeds, their probabilities
+averaged) then read a full-resolution crop around each centre, and the crops they are unsure of
+again in their four quarter turns. Both were trained on real top-down photos of
 dice (benchmarks/train_dice_photo.py says how, and how well they do on photos they never saw).
 """
 
@@ -26,9 +27,11 @@ SURE = 0.9  # reader confidence below which a crop is read again in its other qu
 
 @cache
 def nets() -> tuple:
-    """The shipped finder and value reader."""
-    return tuple(cv2.dnn.readNetFromONNX(str(MODELS / name))
-                 for name in ("dice_find.onnx", "dice_value.onnx"))
+    """The shipped finder and the tuple of value readers (dice_value.onnx, dice_value_2.onnx
+    ...)."""
+    return (cv2.dnn.readNetFromONNX(str(MODELS / "dice_find.onnx")),
+            tuple(cv2.dnn.readNetFromONNX(str(path))
+                  for path in sorted(MODELS.glob("dice_value*.onnx"))))
 
 
 def net_input(image: np.ndarray) -> np.ndarray:
@@ -65,33 +68,38 @@ def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
     return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
 
 
-def read_values(crops: np.ndarray, reader, sure: float = SURE) -> np.ndarray:
-    """The reader's class probabilities for each of N crops (N x CROP x CROP x 3). Where it
-    is less than `sure` of a crop, they are averaged over the crop's four quarter turns: a
-    die's value survives them, the reader's slips mostly do not."""
-    probs = run(reader, crops)
+def read_values(crops: np.ndarray, readers, sure: float = SURE) -> np.ndarray:
+    """The readers' mean class probabilities for each of N crops (N x CROP x CROP x 3). Where
+    they are less than `sure` of a crop, they are averaged over the crop's four quarter turns:
+    a die's value survives them, the readers' slips mostly do not."""
+    probs = run(readers, crops)
     unsure = probs.max(axis=1) < sure
     if unsure.any():
         turns = np.concatenate([np.rot90(crops[unsure], k, axes=(1, 2)) for k in (1, 2, 3)])
-        more = run(reader, turns).reshape(3, unsure.sum(), -1)
+        more = run(readers, turns).reshape(3, unsure.sum(), -1)
         probs[unsure] = (probs[unsure] + more.sum(axis=0)) / 4
     return probs
 
 
-def run(reader, crops: np.ndarray) -> np.ndarray:
-    """The reader's output for a stack of 8-bit BGR crops."""
-    reader.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255 - 0.5)
-    return reader.forward()
+def run(readers, crops: np.ndarray) -> np.ndarray:
+    """The readers' mean output for a stack of 8-bit BGR crops."""
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255 - 0.5
+    total = 0
+    for reader in readers:
+        reader.setInput(x)
+        total = total + reader.forward()
+    return total / len(readers)
 
 
 def find_dice(image: np.ndarray, models: tuple | None = None) -> list[dict]:
-    """Every die in a photo: value, box_px [x, y, w, h] and confidence (the reader's);
-    places the reader is at least NO_DIE sure hold no die (its class 0) are dropped."""
-    finder, reader = models or nets()
+    """Every die in a photo: value, box_px [x, y, w, h] and confidence (the readers' mean);
+    places the readers are at least NO_DIE sure hold no die (their class 0) are dropped.
+    `models` is (finder, readers), as `nets` gives them."""
+    finder, readers = models or nets()
     found = find_centres(image, finder)
     if not found:
         return []
-    probs = read_values(np.stack([crop(image, *f) for f in found]), reader)
+    probs = read_values(np.stack([crop(image, *f) for f in found]), readers)
     return [{"value": int(p[1:].argmax()) + 1,
              "box_px": [round(x - s / 2), round(y - s / 2), round(s), round(s)],
              "confidence": round(float(p[1:].max()), 3)}
