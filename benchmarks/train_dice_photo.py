@@ -181,21 +181,25 @@ def finder_loss(out, target):
 
 
 def fit(model, sample, items, epochs: int, loss, batch: int, seed: int, lr: float = 3e-3):
-    """Adam with a cosine-decaying rate; each epoch draws one fresh sample per item."""
+    """Adam with a one-cycle rate; each epoch draws one fresh sample per item."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     opt = torch.optim.Adam(model.parameters(), lr)
     steps = epochs * -(-len(items) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
     model.train()
-    for _ in range(epochs):
-        order = rng.permutation(len(items))
+    for epoch in range(epochs):
+        order, total = rng.permutation(len(items)), 0.0
         for i in range(0, len(order), batch):
             xs, ys = zip(*(sample(*items[j], rng) for j in order[i:i + batch]), strict=True)
             opt.zero_grad()
-            loss(model(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ys))).backward()
+            value = loss(model(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ys)))
+            value.backward()
             opt.step()
             sched.step()
+            total += value.item() * len(xs)
+        print(f"  {type(model).__name__} epoch {epoch + 1}/{epochs}: loss "
+              f"{total / len(items):.4f}", flush=True)
     return model.eval()
 
 

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
+from train_dice_photo import block, fit, recolour  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
@@ -62,12 +63,6 @@ def load_frame(seed: int, folder: Path) -> tuple:
     rows = np.array([[*view.to_rect(d["field_xy"]), d["value"], d["cocked"]]
                      for d in meta["dice"]], np.float32).reshape(-1, 4)
     return cv2.imread(str(folder / f"{seed}.png")), view, rows, fd.DIE_SIZE * view.h
-
-
-def recolour(image: np.ndarray, rng) -> np.ndarray:
-    """Colours shuffled and scaled, so boards and dice of colours never seen look familiar."""
-    gain = rng.uniform(0.75, 1.2) * rng.uniform(0.9, 1.1, 3)
-    return np.clip(image[..., rng.permutation(3)] * gain, 0, 255).astype(np.uint8)
 
 
 def turn(image: np.ndarray, k: int, flip: bool) -> np.ndarray:
@@ -176,11 +171,6 @@ def photo_figure(photos, reader) -> str:
     return f"{100 * right / total:.2f}% ({right}/{total})"
 
 
-def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list[nn.Module]:
-    return [nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
-            nn.BatchNorm2d(cout), nn.ReLU()]
-
-
 class Finder(nn.Module):
     """Score (0-1) that a die is centred in each 4x4-pixel cell, and where in the cell."""
 
@@ -228,29 +218,6 @@ def reader_loss(out, target):
                                               cocked.clamp(min=0), reduction="none")
     return (nn.functional.nll_loss(torch.log(out[:, :7].clamp(min=1e-6)), value)
             + 2 * (known * lean).sum() / known.sum().clamp(min=1))
-
-
-def fit(model, sample, items, epochs: int, loss, batch: int, seed: int, lr: float = 3e-3):
-    """Adam with a one-cycle rate; each epoch draws one fresh sample per item."""
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    opt = torch.optim.Adam(model.parameters(), lr)
-    steps = epochs * -(-len(items) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps)
-    model.train()
-    for epoch in range(epochs):
-        order, total = rng.permutation(len(items)), 0.0
-        for i in range(0, len(order), batch):
-            xs, ys = zip(*(sample(*items[j], rng) for j in order[i:i + batch]), strict=True)
-            opt.zero_grad()
-            value = loss(model(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ys)))
-            value.backward()
-            opt.step()
-            sched.step()
-            total += value.item() * len(xs)
-        print(f"  {type(model).__name__} epoch {epoch + 1}/{epochs}: loss "
-              f"{total / len(items):.4f}", flush=True)
-    return model.eval()
 
 
 def export(model, path: Path, shape: tuple) -> cv2.dnn.Net:
