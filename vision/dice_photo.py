@@ -1,4 +1,4 @@
-"""Dice in any photo, found and read by two small nets run with OpenCV's DNN module.
+"""Dice in any photo, found and read by small nets run with OpenCV's DNN module.
 
 A fully convolutional finder marks each die's centre and side on the photo shrunk to 256 px;
 value readers (an ensemble of nets trained alike from different seeds, their probabilities
