@@ -25,15 +25,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+import train_dice_photo as tdp  # beside this script
 from torch import nn
-from train_dice_photo import block, fit, recolour  # beside this script
+from train_dice_photo import block, fit, recolour
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
+from bgboard.vision.dice_photo import crop
 from bgboard.vision.synth import random_dice, random_scene, render
 
-PHOTOS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice-photos"
 FIRST_SEED = 100_000
 CROP = 128  # finder training window, half-size pixels
 
@@ -122,13 +123,7 @@ def reader_sample(patch: np.ndarray, value: int, cocked: int, rng):
 def load_photos(fold: int | None) -> tuple[list, list]:
     """The real dice photos as (photo, dice rows: cx, cy, side px, value), split into those
     to train on and those of `fold` (a fifth of them, in name order) to measure on."""
-    photos = []
-    for path in sorted((PHOTOS / "images").glob("*.jpg")):
-        image = cv2.imread(str(path))
-        h, w = image.shape[:2]
-        rows = np.loadtxt(PHOTOS / "labels" / (path.stem + ".txt"), ndmin=2)
-        photos.append((image, np.c_[rows[:, 1] * w, rows[:, 2] * h,
-                                    np.sqrt(rows[:, 3] * w * rows[:, 4] * h), rows[:, 0] + 1]))
+    photos = [(image, dice) for _, image, dice in tdp.load_photos(tdp.PHOTOS)]
     if fold is None:
         return photos, []
     lo, hi = fold * len(photos) // 5, (fold + 1) * len(photos) // 5
@@ -137,9 +132,7 @@ def load_photos(fold: int | None) -> tuple[list, list]:
 
 def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
     """A reader patch of a photo: `PATCH_DICE` die sides around (x, y)."""
-    k = max(4, round(fd.PATCH_DICE * side))
-    patch = cv2.getRectSubPix(image, (k, k), (x - 0.5, y - 0.5))
-    return cv2.resize(patch, (fd.PATCH, fd.PATCH), interpolation=cv2.INTER_AREA)
+    return crop(image, x, y, side, fd.PATCH_DICE, fd.PATCH)
 
 
 def photo_items(photos, rng) -> list[tuple]:

@@ -61,11 +61,13 @@ def find_centres(image: np.ndarray, finder) -> list[tuple[float, float, float]]:
     return found
 
 
-def crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
-    """The value reader's view of a die centred at (x, y) (pixel edges at integers)."""
-    n = max(4, round(CROP_DICE * side))
+def crop(image: np.ndarray, x: float, y: float, side: float, dice: float = CROP_DICE,
+         size: int = CROP) -> np.ndarray:
+    """The value reader's view of a die centred at (x, y) (pixel edges at integers): `dice`
+    die sides around it, `size` pixels square."""
+    n = max(4, round(dice * side))
     patch = cv2.getRectSubPix(image, (n, n), (x - 0.5, y - 0.5))
-    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
+    return cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
 
 
 def read_values(crops: np.ndarray, readers, sure: float = SURE) -> np.ndarray:
