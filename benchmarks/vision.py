@@ -4,7 +4,7 @@
 
 Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
 a random look; its calibration is learned from a start-position frame of the same look, as
-`bgboard calibrate` would. Prints Markdown tables (they go into the README).
+`bgboard calibrate` would. Prints Markdown tables (they go into docs/vision.md).
 """
 
 from __future__ import annotations

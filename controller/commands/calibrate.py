@@ -10,17 +10,23 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from . import example
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("calibrate", help="find the board in a start-position frame and "
-                                                "write a calibration file")
+                                                "write a calibration file",
+                       epilog=example("bgboard calibrate start.jpg --out cal.json"))
     p.add_argument("source", metavar="SOURCE",
                    help="photo, video, folder, camera index or picamera")
-    p.add_argument("--out", required=True, type=Path, metavar="CAL.json")
+    p.add_argument("--out", required=True, type=Path, metavar="CAL.json",
+                   help="calibration file to write")
     p.add_argument("--corners", metavar="X,Y", nargs=4, help="corners p1 p12 p13 p24 in pixels")
     p.add_argument("--click", action="store_true", help="click the four corners in a window")
-    p.add_argument("--bar-width", type=float, default=0.07)
-    p.add_argument("--point-depth", type=float, default=0.42)
+    p.add_argument("--bar-width", type=float, default=0.07,
+                   help="bar width as a share of the field width (default 0.07)")
+    p.add_argument("--point-depth", type=float, default=0.42,
+                   help="triangle length as a share of the field height (default 0.42)")
     p.add_argument("--no-learn", action="store_true", help="do not learn colours and sizes")
     p.add_argument("--chessboard", metavar="DIR", type=Path,
                    help="folder of chessboard photos for lens intrinsics")

@@ -6,13 +6,16 @@ from __future__ import annotations
 import os
 import sys
 
+from . import example
+
 
 def register(sub) -> None:
     p = sub.add_parser("demo", help="watch a sample game go from video to match file",
                        description="Film a sample game with the synthetic renderer, read every "
                                    "frame with the vision pipeline, follow the game with the "
                                    "controller, show the LEDs on the simulated board and "
-                                   "write the match file.")
+                                   "write the match file.",
+                       epilog=example("bgboard demo --out sample.mat --leds leds.png"))
     p.add_argument("--out", default="bgboard-demo.mat", help="match file to write "
                    "(default bgboard-demo.mat; .sgf also works)")
     p.add_argument("--leds", default="bgboard-demo-leds.png", metavar="FILE.png",

@@ -6,10 +6,13 @@ import json
 import sys
 from pathlib import Path
 
+from . import example
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("dice", help="find and read the dice in photos (no calibration)")
-    p.add_argument("images", nargs="+", metavar="IMAGE", type=Path)
+    p = subparsers.add_parser("dice", help="find and read the dice in photos (no calibration)",
+                              epilog=example("bgboard dice photo.jpg --json"))
+    p.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="photos of dice")
     p.add_argument("--json", action="store_true", help="one JSON object per image")
     p.set_defaults(run=run)
 

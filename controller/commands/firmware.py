@@ -9,30 +9,38 @@ import shutil
 import subprocess
 import sys
 
+from . import example
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "firmware", help="build, simulate or flash the LED + cube microcontroller firmware")
+        "firmware", help="build, simulate or flash the LED + cube microcontroller firmware",
+        epilog=example("bgboard firmware flash --port /dev/ttyUSB0"))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 
-    build = actions.add_parser("build", help="build the firmware and simulator; print paths")
+    build = actions.add_parser("build", help="build the firmware and simulator; print paths",
+                                epilog=example("bgboard firmware build"))
     build.set_defaults(run=run_build)
 
     sim = actions.add_parser(
-        "sim", help="run the real firmware in simavr; first line 'pty: PATH'; until killed")
+        "sim", help="run the real firmware in simavr; first line 'pty: PATH'; until killed",
+        epilog=example("bgboard firmware sim --state /tmp/board.json"))
     sim.add_argument("--state", metavar="FILE",
                      help='rewritten on every pin change: {"leds": [...], "servo_deg": a}')
     sim.add_argument("--link", metavar="PATH",
                      help="also make PATH a symlink to the pty (a stable port name)")
     sim.set_defaults(run=run_sim)
 
-    info = actions.add_parser("info", help="say HELLO to the board; print what it reports")
+    info = actions.add_parser("info", help="say HELLO to the board; print what it reports",
+                               epilog=example("bgboard firmware info --port /dev/ttyUSB0"))
     info.add_argument("--port", help="serial port (default: find the board by USB ID)")
     info.add_argument("--timeout", type=float, default=5.0, help="seconds to wait (default 5)")
     info.set_defaults(run=run_info)
 
-    flash = actions.add_parser("flash", help="flash an Arduino Uno / Nano with avrdude")
+    flash = actions.add_parser("flash", help="flash an Arduino Uno / Nano with avrdude",
+                                epilog=example("bgboard firmware flash --port /dev/ttyUSB0 "
+                                               "--baud 57600"))
     flash.add_argument("--port", required=True, help="the board's serial port")
     flash.add_argument("--programmer", default="arduino",
                        help="avrdude programmer (default arduino)")

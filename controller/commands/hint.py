@@ -7,13 +7,15 @@ import sys
 
 from ...engine.analysis import ENGINES, open_analyzer
 from ...engine.ids import parse_position, position_id
+from . import example
 from .moves import parse_dice
 
 
 def register(sub) -> None:
     p = sub.add_parser("hint", help="rank the legal plays (or the cube) with an engine",
                        description="Rank every legal play by cubeless money equity for the "
-                                   "player on roll, best first; or give cube advice.")
+                                   "player on roll, best first; or give cube advice.",
+                       epilog=example("bgboard hint start --dice 21"))
     p.add_argument("position", help="'start', a Position ID, POSITIONID:MATCHID or an XGID")
     p.add_argument("--dice", help="the roll, e.g. 31 (taken from an XGID or Match ID if omitted)")
     p.add_argument("--cube", action="store_true",

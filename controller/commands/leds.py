@@ -14,23 +14,30 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import example
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("leds", help="drive the LEDs and the cube: play frames, test")
+    p = subparsers.add_parser("leds", help="drive the LEDs and the cube: play frames, test",
+                              epilog=example("bgboard leds test --backend sim"))
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
-    play = actions.add_parser("play", help="send LED frames from a JSONL file")
+    play = actions.add_parser("play", help="send LED frames from a JSONL file",
+                               epilog=example("bgboard leds play frames.jsonl --backend "
+                                              "serial:/dev/ttyUSB0"))
     play.add_argument("frames", metavar="FRAMES.jsonl", type=Path)
     play.add_argument("--timeout", type=float, default=10.0,
                       help="seconds to wait for the device to confirm the last frame")
     play.set_defaults(run=run_play)
-    test = actions.add_parser("test", help="light every LED and turn the cube to every face")
+    test = actions.add_parser("test", help="light every LED and turn the cube to every face",
+                               epilog=example("bgboard leds test --backend gpio --delay 1"))
     test.add_argument("--delay", type=float, default=0.5, help="seconds per step")
     test.set_defaults(run=run_test)
     for action in (play, test):
         action.add_argument("--backend", default="sim", help="gpio, sim or serial:PORT")
         action.add_argument("--config", type=Path, help="hardware config (TOML)")
-    picture = actions.add_parser("picture", help="draw every meaning of the LEDs as a PNG")
+    picture = actions.add_parser("picture", help="draw every meaning of the LEDs as a PNG",
+                                  epilog=example("bgboard leds picture meanings.png"))
     picture.add_argument("out", metavar="OUT.png", type=Path)
     picture.set_defaults(run=run_picture)
 

@@ -7,11 +7,13 @@ import sys
 
 from ...engine.ids import parse_position, position_id
 from ...engine.moves import legal_plays
+from . import example
 
 
 def register(sub) -> None:
     p = sub.add_parser("moves", help="list every legal play of a position and roll",
-                       description="List every legal play, one per distinct resulting position.")
+                       description="List every legal play, one per distinct resulting position.",
+                       epilog=example("bgboard moves 4HPwATDgc/ABMA:cAkAAAAAAAAA --dice 64"))
     p.add_argument("position", nargs="?",
                    help="'start', a GNU Backgammon Position ID (player on roll as in gnubg), "
                         "POSITIONID:MATCHID, or an XGID")

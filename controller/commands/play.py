@@ -5,6 +5,8 @@ from __future__ import annotations
 import tomllib
 from dataclasses import fields
 
+from . import example
+
 OPTIONS = ("camera", "calibration", "leds", "mode", "match", "players", "out", "web", "token",
            "fps", "hardware")
 
@@ -12,7 +14,9 @@ OPTIONS = ("camera", "calibration", "leds", "mode", "match", "players", "out", "
 def register(sub) -> None:
     p = sub.add_parser("play", help="follow games on a real board (camera, LEDs, web view)",
                        description="Watch the board, judge every move, answer with the LEDs "
-                                   "and the cube, and record the match crash-safe.")
+                                   "and the cube, and record the match crash-safe.",
+                       epilog=example("bgboard play --camera 0 --calibration cal.json "
+                                      "--leds serial --web 8000"))
     p.add_argument("--config", metavar="FILE.toml", help="settings file (command line wins)")
     p.add_argument("--camera", help="device number, stream URL, video file or image folder "
                                     "(default 0)")

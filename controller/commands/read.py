@@ -9,11 +9,15 @@ import json
 import sys
 from pathlib import Path
 
+from . import example
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("read", help="read checkers, dice and hands from board photos")
-    p.add_argument("images", nargs="+", metavar="IMAGE", type=Path)
-    p.add_argument("--calibration", required=True, type=Path, metavar="CAL")
+    p = subparsers.add_parser("read", help="read checkers, dice and hands from board photos",
+                              epilog=example("bgboard read frame.jpg --calibration cal.json"))
+    p.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="photos of the board")
+    p.add_argument("--calibration", required=True, type=Path, metavar="CAL",
+                   help="calibration file written by bgboard calibrate")
     p.add_argument("--json", action="store_true", help="one JSON Observation per image")
     p.add_argument("--overlay", type=Path, metavar="OUT.png",
                    help="write the photo beside a diagram of what was read (one image only)")

@@ -6,12 +6,16 @@ import json
 import sys
 from pathlib import Path
 
+from . import example
+
 
 def register(sub) -> None:
     p = sub.add_parser("record", help="record a filmed game or match into a .mat or .sgf file",
                        description="Read a video file or a folder of frames (name order), "
                                    "follow the game from the initial position and write a "
-                                   "match file that GNU Backgammon imports.")
+                                   "match file that GNU Backgammon imports.",
+                       epilog=example("bgboard record game.mp4 --calibration cal.json "
+                                      "--out game.mat --match 5 --players Alice Bob"))
     p.add_argument("source", metavar="VIDEO_OR_DIR")
     p.add_argument("--calibration", required=True, metavar="CAL", help="calibration file")
     p.add_argument("--out", required=True, metavar="FILE.mat", help=".mat or .sgf to write")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import example
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("render", help="draw a position as a PNG or SVG diagram")
+    p = subparsers.add_parser("render", help="draw a position as a PNG or SVG diagram",
+                              epilog=example("bgboard render start --out start.png"))
     p.add_argument("position", metavar="POSITION", help="`start`, a gnubg Position ID or an XGID")
     p.add_argument("--out", required=True, type=Path, help="output file, .png or .svg")
-    p.add_argument("--width", type=int, default=960)
-    p.add_argument("--height", type=int, default=600)
+    p.add_argument("--width", type=int, default=960, help="pixels (default 960)")
+    p.add_argument("--height", type=int, default=600, help="pixels (default 600)")
     p.set_defaults(run=run)
 
 

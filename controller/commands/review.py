@@ -19,11 +19,13 @@ from ...engine.game import Action
 from ...engine.ids import position_id
 from ...engine.matfile import read_mat
 from ..tutor import Settings, judge
+from . import example
 
 
 def register(sub) -> None:
     p = sub.add_parser("review", help="each turn's equity loss and best play in a .mat file",
-                       description=__doc__.splitlines()[0])
+                       description=__doc__.splitlines()[0],
+                       epilog=example("bgboard review match.mat --engine gnubg --ply 0"))
     p.add_argument("file", help="a Jellyfish/GNU Backgammon .mat match file")
     p.add_argument("--engine", choices=ENGINES, help="default: the best installed")
     p.add_argument("--ply", type=int, help="search depth (default 2, builtin 0)")
