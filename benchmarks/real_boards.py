@@ -1,0 +1,174 @@
+"""Today's reader on the labelled real board photos, field corners given: the yardstick.
+
+    python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR]
+
+Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
+../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
+users give (only `version`, `image_size`, `corners_px`, `geometry`) and prints Markdown tables:
+points right, boards whole, checkers per colour found / missed / false, the bar, per fold and
+overall, and the worst photos. Points and bars that the labels mark uncertain are not scored;
+a board counts as whole only on photos with no uncertain label. `--show DIR` writes one PNG per
+photo: the warped field with the grid and `truth/reading` per point, mismatches in red.
+`--auto` (no corners: the board found in the photo) waits for the field finder (issue 26).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.vision.read import Reader
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
+    PHOTOS,
+    calibration,
+    draw_field,
+    load_labels,
+    warp_field,
+)
+
+COLOURS = ("white", "black")
+RED, WHITE, GREY = (0, 0, 255), (255, 255, 255), (160, 160, 160)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors on one line, exit code 2 (as the bgboard CLI)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def tally(truth: list[int], reading: list[int], skip: set[int]) -> dict[str, int]:
+    """Checkers per colour found / missed / false over the points not in `skip` (1-based):
+    per point, found = the smaller of the true and read counts of that colour, missed = what
+    the reading lacks, false = what it has too many."""
+    counts: dict[str, int] = defaultdict(int)
+    for point, (t, r) in enumerate(zip(truth, reading, strict=True), start=1):
+        if point in skip:
+            continue
+        for colour, sign in (("white", 1), ("black", -1)):
+            want, got = max(sign * t, 0), max(sign * r, 0)
+            counts[f"{colour} found"] += min(want, got)
+            counts[f"{colour} missed"] += max(want - got, 0)
+            counts[f"{colour} false"] += max(got - want, 0)
+    return counts
+
+
+def score(entry: dict, obs: dict) -> dict:
+    """One photo's figures: points scored and right, wrong points, bar, whole board, tallies."""
+    skip = set(entry.get("uncertain_points", []))
+    truth, reading = entry["points"], obs["points"]
+    scored = [p for p in range(1, 25) if p not in skip]
+    wrong = [p for p in scored if truth[p - 1] != reading[p - 1]]
+    bar_certain = not entry.get("uncertain_bar", False)
+    bar_right = obs["bar"] == entry["bar"] if bar_certain else None
+    certain = bar_certain and not skip
+    return {"name": entry["name"], "fold": entry["fold"], "points": len(scored),
+            "right": len(scored) - len(wrong), "wrong": wrong, "bar right": bar_right,
+            "whole": (not wrong and bar_right) if certain else None,
+            "tally": tally(truth, reading, skip)}
+
+
+def read_photo(entry: dict) -> tuple[np.ndarray, dict]:
+    """The photo's chosen copy and today's reading of it through its minimal calibration."""
+    image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
+    return image, Reader(calibration(entry)).read(image)
+
+
+def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> Path:
+    """Write DIR/NAME.png: the warped field with `truth/reading` per point (red: wrong, grey:
+    the label is uncertain) and the bar in a band below."""
+    cal = calibration(entry)
+    skip = set(entry.get("uncertain_points", []))
+    texts = {}
+    for p in range(1, 25):
+        t, r = entry["points"][p - 1], obs["points"][p - 1]
+        colour = GREY if p in skip else (RED if p in result["wrong"] else WHITE)
+        texts[p] = (f"{t}/{r}", colour)
+    field = draw_field(warp_field(image, cal), cal.geometry, texts)
+    band = np.zeros((40, field.shape[1], 3), np.uint8)
+    bar_colour = {None: GREY, True: WHITE, False: RED}[result["bar right"]]
+    bar_text = (f"{entry['name']}  truth/reading  bar white {entry['bar']['white']}/"
+                f"{obs['bar']['white']} black {entry['bar']['black']}/{obs['bar']['black']}")
+    cv2.putText(band, bar_text, (8, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.6, bar_colour, 1,
+                cv2.LINE_AA)
+    path = out / f"{entry['name']}.png"
+    cv2.imwrite(str(path), np.vstack([field, band]))
+    return path
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
+
+
+def summary_row(label: str, results: list[dict]) -> str:
+    """One Markdown row: photos, points right, boards whole, bar right, checkers per colour."""
+    points = sum(r["points"] for r in results)
+    right = sum(r["right"] for r in results)
+    judged = [r for r in results if r["whole"] is not None]
+    whole = sum(bool(r["whole"]) for r in judged)
+    bars = [r for r in results if r["bar right"] is not None]
+    bar_right = sum(bool(r["bar right"]) for r in bars)
+    cells = [label, str(len(results)), pct(right, points), pct(whole, len(judged)),
+             pct(bar_right, len(bars))]
+    for colour in COLOURS:
+        t = defaultdict(int)
+        for r in results:
+            for k, v in r["tally"].items():
+                t[k] += v
+        cells.append(f"{t[colour + ' found']} / {t[colour + ' missed']} / {t[colour + ' false']}")
+    return "| " + " | ".join(cells) + " |"
+
+
+def report(results: list[dict], worst: int) -> None:
+    """Print the Markdown tables: per fold and overall, then the worst photos."""
+    print(f"## Real board photos, corners given: {len(results)} photos\n")
+    print("| fold | photos | points right | boards whole | bar right "
+          "| light found / missed / false | dark found / missed / false |")
+    print("|---|---|---|---|---|---|---|")
+    for fold in sorted({r["fold"] for r in results}):
+        print(summary_row(str(fold), [r for r in results if r["fold"] == fold]))
+    print(summary_row("all", results))
+    print(f"\n### The {min(worst, len(results))} worst photos\n")
+    print("| photo | fold | points right | wrong points |\n|---|---|---|---|")
+    for r in sorted(results, key=lambda r: (r["right"] - r["points"], r["name"]))[:worst]:
+        wrong = ", ".join(map(str, r["wrong"])) or "-"
+        print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="real_boards.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--fold", type=int, action="append", choices=range(5),
+                        help="only the photos of this fold (repeatable; default all)")
+    parser.add_argument("--worst", type=int, default=8, help="how many worst photos to list")
+    parser.add_argument("--show", type=Path, metavar="DIR", help="write a PNG per photo here")
+    parser.add_argument("--auto", action="store_true",
+                        help="find the field in each photo instead of using its corners")
+    args = parser.parse_args(argv)
+    if args.auto:
+        parser.exit(2, "real_boards.py: --auto needs the field finder, which is not built yet "
+                       "(issue 26)\n")
+    if not PHOTOS.is_dir():
+        parser.exit(2, f"real_boards.py: the photos are not at {PHOTOS}\n")
+    if args.show:
+        args.show.mkdir(parents=True, exist_ok=True)
+    results = []
+    for entry in load_labels():
+        if entry["partial"] or (args.fold and entry["fold"] not in args.fold):
+            continue
+        image, obs = read_photo(entry)
+        results.append(score(entry, obs))
+        if args.show:
+            show(entry, image, obs, results[-1], args.show)
+    report(results, args.worst)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
