@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,20 +41,35 @@ def record(frames: Iterable[np.ndarray], read: Callable[[np.ndarray], dict], *,
     """Run a whole recording into `match` (default: a new money game). `read` turns a frame
     into an Observation; `buttons` maps frame numbers to button names (double, take, pass,
     undo)."""
+    def observed() -> Iterator[tuple[float, dict | ValueError]]:
+        for index, frame in enumerate(frames):
+            try:
+                yield index / fps, read(frame)
+            except ValueError as exc:
+                yield index / fps, exc
+
+    return follow(observed(), settings_for(calibration), match=match, buttons=buttons,
+                  journal=journal, bus=bus, window=window)
+
+
+def follow(observations: Iterable[tuple[float, dict | ValueError]], settings: Settings, *,
+           match: Match | None = None, buttons: dict[int, str] | None = None,
+           journal: Journal | None = None, bus: EventBus | None = None,
+           window: int = 5) -> Recording:
+    """Run a stream of (t, Observation) into `match`, frame by frame (an exception in place of
+    an Observation: a frame that could not be read). `buttons` maps frame numbers (the place
+    in the stream, from 0) to button names."""
     bus = bus or EventBus()
     match = match if match is not None else Match()
-    session = Session(match, bus, journal, settings_for(calibration))
+    session = Session(match, bus, journal, settings)
     stabilizer = Stabilizer(window)
     result = Recording(match, bus)
     buttons = buttons or {}
-    for index, frame in enumerate(frames):
-        t = index / fps
+    for index, (t, obs) in enumerate(observations):
         if index in buttons:
             session.press(buttons[index])
-        try:
-            obs = read(frame)
-        except ValueError as exc:
-            result.unreadable.append((index, str(exc)))
+        if isinstance(obs, Exception):
+            result.unreadable.append((index, str(obs)))
             continue
         view = stabilizer.feed(obs, t)
         if view is not None:

@@ -16,8 +16,16 @@ def register(sub) -> None:
                                    "match file that GNU Backgammon imports.",
                        epilog=example("bgboard record game.mp4 --calibration cal.json "
                                       "--out game.mat --match 5 --players Alice Bob"))
-    p.add_argument("source", metavar="VIDEO_OR_DIR")
-    p.add_argument("--calibration", required=True, metavar="CAL", help="calibration file")
+    p.add_argument("source", metavar="VIDEO_OR_DIR", nargs="?",
+                   help="the video file or folder of frames (or give --observations)")
+    p.add_argument("--observations", metavar="FILE.jsonl",
+                   help='Observations instead of a video: one JSON a line with "t" (seconds) '
+                        "as bgboard read --json prints them; - reads standard input")
+    p.add_argument("--home", choices=("right", "left"), default=None,
+                   help="with --observations: White's home on White's right (default) or left")
+    p.add_argument("--calibration", metavar="CAL",
+                   help="calibration file (needed for a video; with --observations it gives "
+                        "the board's side instead of --home)")
     p.add_argument("--out", required=True, metavar="FILE.mat", help=".mat or .sgf to write")
     p.add_argument("--journal", metavar="FILE.jsonl", help="also keep the crash-safe journal")
     p.add_argument("--fps", type=float, default=None,
@@ -27,7 +35,8 @@ def register(sub) -> None:
     p.add_argument("--players", nargs=2, default=("White", "Black"), metavar=("A", "B"),
                    help="names of White (light) and Black (dark)")
     p.add_argument("--events", metavar="FILE.jsonl",
-                   help='button presses: lines like {"frame": 120, "button": "double"}')
+                   help='button presses: lines like {"frame": 120, "button": "double"} (with '
+                        "--observations, frame N is the Nth Observation, from 0)")
     p.set_defaults(run=run)
 
 
@@ -49,14 +58,12 @@ def read_events(path: str) -> dict[int, str]:
 def run(args) -> int:
     from ...calibration.file import load
     from ...engine.game import Match
-    from ...vision.read import Reader
     from ..console import Console, summary
-    from ..frames import open_recording
     from ..journal import Journal
-    from ..recorder import record, write_match
+    from ..recorder import write_match
 
-    cal = load(args.calibration)
-    source = open_recording(args.source, args.fps)
+    observations, frames = _source(args)
+    cal = load(args.calibration) if args.calibration else None
     buttons = read_events(args.events) if args.events else {}
     if args.out and not args.out.endswith((".mat", ".sgf")):
         raise ValueError(f"--out {args.out!r}: the file name must end in .mat or .sgf")
@@ -64,12 +71,14 @@ def run(args) -> int:
     if journal:
         journal.append({"type": "match", "length": args.match, "players": list(args.players),
                         "version": 1})
-    console = Console(total=source.count)
+    console = Console(total=getattr(frames, "count", None))
     match = Match(length=args.match)
     try:
-        result = record(console.progress(source), Reader(cal).read, calibration=cal.to_dict(),
-                        fps=source.fps, match=match, buttons=buttons, journal=journal,
-                        bus=console.bus)
+        if observations is not None:
+            result = _from_observations(args, observations, cal, match, buttons, journal,
+                                        console)
+        else:
+            result = _from_video(frames, cal, match, buttons, journal, console)
     finally:
         write_match(match, args.out, tuple(args.players))
         console.close()
@@ -81,3 +90,49 @@ def run(args) -> int:
               f"(first: frame {result.unreadable[0][0]}: {result.unreadable[0][1]})",
               file=sys.stderr)
     return 0
+
+
+def _source(args):
+    """(the Observation lines, None) or (None, the recorded frames); ValueError when the
+    arguments do not name exactly one source."""
+    from ..frames import open_recording
+
+    if (args.source is None) == (args.observations is None):
+        raise ValueError("give either VIDEO_OR_DIR or --observations FILE.jsonl")
+    if args.observations is None:
+        if args.calibration is None:
+            raise ValueError("a video needs --calibration CAL")
+        if args.home is not None:
+            raise ValueError("--home is for --observations (a video's side comes from "
+                             "--calibration)")
+        return None, open_recording(args.source, args.fps)
+    if args.home is not None and args.calibration is not None:
+        raise ValueError("give --home or --calibration, not both")
+    if args.observations == "-":
+        return sys.stdin, None
+    return open(args.observations, encoding="utf-8"), None  # noqa: SIM115 (read lazily)
+
+
+def _from_observations(args, lines, cal, match, buttons, journal, console):
+    from ..observations import read_stream
+    from ..recorder import follow, settings_for
+    from ..session import Settings
+
+    settings = settings_for(cal.to_dict()) if cal else \
+        Settings(white_right_high=args.home == "left")
+    name = "stdin" if args.observations == "-" else args.observations
+    try:
+        return follow(read_stream(lines, name), settings, match=match, buttons=buttons,
+                      journal=journal, bus=console.bus)
+    finally:
+        if lines is not sys.stdin:
+            lines.close()
+
+
+def _from_video(frames, cal, match, buttons, journal, console):
+    from ...vision.read import Reader
+    from ..recorder import record
+
+    return record(console.progress(frames), Reader(cal).read, calibration=cal.to_dict(),
+                  fps=frames.fps, match=match, buttons=buttons, journal=journal,
+                  bus=console.bus)
