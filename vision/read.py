@@ -8,15 +8,25 @@ from ..calibration.file import Calibration
 from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
 from . import checkers, dice, hand
+from .column_reader import ColumnReader
 from .learn import guess_colours
+
+CHECKER_READERS = ("colour", "net")
 
 
 class Reader:
-    """Reads frames seen through one calibration."""
+    """Reads frames seen through one calibration.
 
-    def __init__(self, cal: Calibration):
+    `checker_reader` chooses how checkers are read: "colour" (pixels classed by the colours learned
+    at calibration, the default) or "net" (the learned column reader, which needs no learned
+    colours and also gives `point_options`; still being trained, see docs/vision.md)."""
+
+    def __init__(self, cal: Calibration, checker_reader: str = "colour"):
+        if checker_reader not in CHECKER_READERS:
+            raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")
         self.cal = cal
         self.view = FieldView(cal)
+        self.columns = ColumnReader(self.view) if checker_reader == "net" else None
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         colours = cal.extra.get("colours")
@@ -33,19 +43,26 @@ class Reader:
         half = view.warp_half(image)
         even = checkers.even_lab(half, view, classify.colours)
         cls = checkers.classify_small(even, classify)
-        readings = checkers.read_rows(image, view, cls)
-        points, bar = board(readings)
+        extra = {}
+        if self.columns:
+            reading = self.columns.read(image)
+            points, bar, margins = reading.points, reading.bar, [reading.margin]
+            extra["point_options"] = reading.options
+        else:
+            readings = checkers.read_rows(image, view, cls)
+            points, bar = board(readings)
+            margins = [r.margin for r in readings]
         seen = {"white": sum(n for n in points if n > 0) + bar["white"],
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         found = dice.find_field_dice(image, half, view)
         has_hand = self.arms(even, cls) if self.arms else hand.hand_present(even, view.m / 2)
-        confidence = min([r.margin for r in readings] + [d["confidence"] for d in found] + [1.0])
+        confidence = min(margins + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:
             confidence *= 0.3
         return {"points": points, "bar": bar, "off": off,
                 "dice": [{k: d[k] for k in ("value", "field_xy", "cocked")} for d in found],
-                "hand": has_hand, "confidence": round(float(confidence), 3)}
+                "hand": has_hand, "confidence": round(float(confidence), 3), **extra}
 
 
 def board(readings) -> tuple[list[int], dict]:

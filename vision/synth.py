@@ -4,6 +4,13 @@
 shadows, dice), warps it into a 1280x720 camera frame with perspective and any turn, then adds
 hands, lighting, noise, blur and JPEG. Everything is deterministic from the seed.
 
+A look may also carry what real boards have and `random_look` never draws (the named looks of
+`vision.looks` use them): patterned fields (`pattern`: inlay, logo, marble, leather), checkers
+drawn with their thickness, ridges and gloss (`style="3d"`), lamp glare (`glare`), lens
+distortion (`distortion`) and checkers piled as players pile them (`pile="players"`: long
+rows, towers, checkers off the middle of their point). Their defaults draw today's looks
+pixel for pixel.
+
 Conventions the reader relies on: a point's checkers lie in a row from the point's base; from
 the 6th on they lie in a second layer in the gaps of the first (then a third...), a pyramid of
 5 + 4 + 3 + 2 + 1 (`vision.checkers.pyramid`). The bar is read as two such rows, one from
@@ -85,6 +92,12 @@ class Look:
     blur: float = 0.0
     jpeg: int = 0  # 0: none
     die_size: float = 0.04  # die side / field height
+    pattern: str = "none"  # none | inlay | logo | marble | leather
+    style: str = "flat"  # flat | 3d (thickness towards `view`, ridges, gloss)
+    view: tuple[float, float] = (0.0, 1.0)  # canvas direction in which a checker's side shows
+    glare: float = 0.0  # lamp reflections: highlights on checkers and a patch on the board
+    distortion: float = 0.0  # radial lens distortion k1 (> 0: barrel)
+    pile: str = "rows"  # rows (the reader's convention) | players (long rows, towers, off-centre)
 
 
 @dataclass(frozen=True)
@@ -255,11 +268,39 @@ def _strips(look: Look, points, bar):
             low = white_low if key == "white" else not white_low
             rows.append((bar_x, 0.0 if low else 1.0, sign * bar[key]))
     out = []
-    for x, base, n in rows:
+    for i, (x, base, n) in enumerate(rows):
         direction = 1 if base == 0.0 else -1
-        spots = [(x, base + direction * t * d * 1.02, layer, d) for layer, t in pyramid(abs(n))]
+        if look.pile == "players" and i < len(rows) - sum(1 for v in bar.values() if v):
+            seed = [i, abs(n), *(round(10 * v) for v in look.corners[0])]
+            layout = piled(abs(n), np.random.default_rng(seed), look.checker_ratio)
+        else:
+            layout = [(layer, 0.0, t * 1.02) for layer, t in pyramid(abs(n))]
+        spots = [(x + dx * d / look.aspect, base + direction * t * d, layer, d)
+                 for layer, dx, t in layout]
         out.append(("white" if n > 0 else "black", abs(n), base, spots))
     return out
+
+
+def piled(n: int, rng, ratio: float) -> list[tuple[int, float, float]]:
+    """(layer, sideways offset, distance from the base), in diameters, of n checkers piled as
+    players pile them: one long row reaching towards the middle, towers on the first checkers,
+    or the usual pyramid; every checker a little off the middle of its point."""
+    style = rng.choice(["long", "towers", "pyramid"])
+    if style == "long":
+        gap = rng.uniform(0.9, 1.0)
+        row = min(n, 7)
+        spots = [(0, 0.0, (i + 0.5) * gap) for i in range(row)]
+        spots += [(1 + i // row, 0.0, (i % row + 0.5) * gap + 0.15) for i in range(n - row)]
+    elif style == "towers":
+        row = min(n, 5)
+        spots = [(0, 0.0, i + 0.5) for i in range(row)]
+        spots += [(1 + i // row, 0.0, i % row + 0.5 + rng.uniform(-0.12, 0.12))
+                  for i in range(n - row)]
+    else:
+        spots = [(layer, 0.0, t) for layer, t in pyramid(n)]
+    slack = max(0.0, (1 / ratio - 1) / 2 + 0.08)
+    return [(layer, float(rng.uniform(-slack, slack)), t + float(rng.uniform(-0.04, 0.04)))
+            for layer, _, t in spots]
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -300,8 +341,73 @@ def _draw_board(rng, look: Look) -> np.ndarray:
     for p in range(1, 25):
         tri = np.array(geo.triangle(p, (ox, oy), (fw, fh))) * 16
         cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
+    if look.pattern != "none":
+        _pattern(img, rng, look, (ox, oy), (fw, fh))
     tex = _texture(rng, (ch, cw), look.texture, look.grain)
     return img * tex[..., None]
+
+
+def _pattern(img, rng, look: Look, origin, size) -> None:
+    """What real fields carry besides points: inlaid lines, a printed logo, marble veins or
+    a leather field's stitching."""
+    (ox, oy), (fw, fh) = origin, size
+    field_box = (slice(oy, oy + fh), slice(ox, ox + fw))
+    ink = tuple(float(c) for c in _jitter(rng, _pick(rng, ((235, 215, 150), (25, 20, 20),
+                                                           (245, 245, 240), (150, 30, 30)))))
+    aa = cv2.LINE_AA
+    if look.pattern == "inlay":
+        for p in range(1, 25):
+            tri = np.array(look.geometry.triangle(p, (ox, oy), (fw, fh))) * 16
+            cv2.polylines(img, [tri.astype(np.int32)], True, ink, 2, aa, 4)
+        inset = round(0.02 * fh)
+        cv2.rectangle(img, (ox + inset, oy + inset), (ox + fw - inset, oy + fh - inset), ink, 2)
+        for bx in _half_middles(look, ox, fw):
+            c = np.array([bx, oy + fh / 2])
+            r = fh * rng.uniform(0.05, 0.08)
+            diamond = np.array([c + (0, -r), c + (r * 1.6, 0), c + (0, r), c - (r * 1.6, 0)])
+            cv2.polylines(img, [np.round(diamond * 16).astype(np.int32)], True, ink, 2, aa, 4)
+            cv2.circle(img, (round(c[0] * 16), round(c[1] * 16)), round(r * 8), ink, -1, aa, 4)
+    elif look.pattern == "logo":
+        bx = _pick(rng, _half_middles(look, ox, fw))
+        c = (round(bx), round(oy + fh / 2))
+        axes = (round(fh * rng.uniform(0.1, 0.16)), round(fh * rng.uniform(0.05, 0.08)))
+        cv2.ellipse(img, c, axes, 0, 0, 360, ink, max(2, round(fh * 0.008)), aa)
+        text = _pick(rng, ("BACKGAMMON", "TAVLA", "CLUB", "BG"))
+        scale = axes[0] * 1.5 / (len(text) * 20)
+        mask = np.zeros(img.shape[:2], np.uint8)  # putText draws on 8-bit images only
+        cv2.putText(mask, text, (c[0] - axes[0] * 3 // 4, c[1] + round(scale * 12)),
+                    cv2.FONT_HERSHEY_DUPLEX, scale, 255, max(1, round(scale * 2)), aa)
+        alpha = (mask.astype(np.float32) / 255)[..., None]
+        img[:] = img * (1 - alpha) + np.array(ink, np.float32) * alpha
+    elif look.pattern == "marble":
+        h, w = fh, fw
+        noise = cv2.resize(rng.normal(0, 1, (max(h // 24, 2), max(w // 24, 2))), (w, h),
+                           interpolation=cv2.INTER_CUBIC)
+        yy, xx = np.mgrid[0:h, 0:w]
+        angle = rng.uniform(0, np.pi)
+        phase = (np.cos(angle) * xx + np.sin(angle) * yy) / rng.uniform(25, 60) + 3 * noise
+        veins = np.exp(-np.abs(np.sin(phase)) * 12).astype(np.float32)
+        vein = np.array(ink, np.float32)
+        img[field_box] = img[field_box] * (1 - 0.6 * veins[..., None]) + vein * 0.6 * veins[
+            ..., None]
+    else:  # leather: stitching along the field's edge and the bar
+        inset = round(0.015 * fh)
+        dash = max(4, round(0.012 * fh))
+        box = ((ox + inset, oy + inset), (ox + fw - inset, oy + inset),
+               (ox + fw - inset, oy + fh - inset), (ox + inset, oy + fh - inset))
+        for a, b in zip(box, box[1:] + box[:1], strict=True):
+            length = int(np.hypot(b[0] - a[0], b[1] - a[1]))
+            for t in range(0, length, 2 * dash):
+                u, v = t / length, min(t + dash, length) / length
+                p0 = (round(a[0] + (b[0] - a[0]) * u), round(a[1] + (b[1] - a[1]) * u))
+                p1 = (round(a[0] + (b[0] - a[0]) * v), round(a[1] + (b[1] - a[1]) * v))
+                cv2.line(img, p0, p1, ink, 2, aa)
+
+
+def _half_middles(look: Look, ox: float, fw: float) -> tuple[float, float]:
+    """Canvas x of the middle of each half of the field."""
+    bx0, bx1 = look.geometry.bar_x
+    return ox + fw * bx0 / 2, ox + fw * (1 + bx1) / 2
 
 
 def _draw_checkers(img, look: Look, strips, origin, scale) -> None:
@@ -323,8 +429,11 @@ def _draw_checkers(img, look: Look, strips, origin, scale) -> None:
         shade = cv2.GaussianBlur(shade, (0, 0), 0.12 * r + 1)
         img *= (1 - look.shadow * shade)[..., None]
         for key, x, y in spots:
-            _checker(img, (ox + x * scale * look.aspect, oy + y * scale), r, colours[key],
-                     look.light)
+            centre = (ox + x * scale * look.aspect, oy + y * scale)
+            if look.style == "3d":
+                _checker_3d(img, centre, r, colours[key], look)
+            else:
+                _checker(img, centre, r, colours[key], look.light)
 
 
 def _checker(img, centre, r, rgb, light) -> None:
@@ -339,6 +448,26 @@ def _checker(img, centre, r, rgb, light) -> None:
                 max(1, round(r * 0.1)), aa, 4)
     cv2.circle(img, c, round(r * 0.88 * 16), tuple(float(v) for v in col), -1, aa, 4)
     cv2.circle(img, c, round(r * 0.62 * 16), tuple(float(v) for v in col * 0.85), 1, aa, 4)
+
+
+def _checker_3d(img, centre, r, rgb, look: Look) -> None:
+    """A checker seen with its thickness: the side towards `view`, a rim, raised ridges and a
+    glossy highlight (stronger with `glare`)."""
+    aa = cv2.LINE_AA
+    col = np.array(rgb, np.float32)
+    side = (round((centre[0] + look.view[0] * r * 0.25) * 16),
+            round((centre[1] + look.view[1] * r * 0.25) * 16))
+    c = (round(centre[0] * 16), round(centre[1] * 16))
+    cv2.circle(img, side, round(r * 16), tuple(float(v) for v in col * 0.5), -1, aa, 4)
+    cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * 0.8), -1, aa, 4)
+    cv2.circle(img, c, round(r * 0.9 * 16), tuple(float(v) for v in col), -1, aa, 4)
+    for k in (0.72, 0.5):
+        cv2.circle(img, c, round(r * k * 16), tuple(float(v) for v in col * 0.88), 1, aa, 4)
+    lx, ly = look.light
+    spot = (round((centre[0] - lx * r * 0.45) * 16), round((centre[1] - ly * r * 0.45) * 16))
+    shine = tuple(float(v) for v in col * (1 - look.glare) + 255 * look.glare)
+    cv2.ellipse(img, spot, (round(r * 0.28 * 16), round(r * 0.14 * 16)),
+                float(np.degrees(np.arctan2(ly, lx))), 0, 360, shine, -1, aa, 4)
 
 
 def _die_sprite(value: int, body, pip, size: int, cocked: bool):
@@ -489,8 +618,53 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
     else:
         gain, noise = _room(look, seed)
     img *= gain[..., None]
+    if look.glare:
+        img += _glare(look, seed)[..., None]
+    if look.distortion:
+        img = cv2.remap(img, *_lens_maps(look.distortion), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REFLECT)
     image = _finish(img, noise, look)
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
+
+
+@functools.lru_cache(maxsize=8)
+def _glare(look: Look, seed: int) -> np.ndarray:
+    """A lamp's reflection: a bright blurred patch somewhere over the field (added light)."""
+    rng = np.random.default_rng([seed, 7])
+    w, h = FRAME_SIZE
+    corners = np.array(look.corners)
+    c = corners.mean(0) + rng.uniform(-0.35, 0.35, 2) * np.ptp(corners, 0)
+    patch = np.zeros((h, w), np.float32)
+    cv2.ellipse(patch, (round(c[0]), round(c[1])),
+                (int(rng.integers(40, 140)), int(rng.integers(25, 90))),
+                float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    return cv2.GaussianBlur(patch, (0, 0), 25) * 170 * look.glare
+
+
+@functools.lru_cache(maxsize=4)
+def _lens_maps(k1: float) -> tuple[np.ndarray, np.ndarray]:
+    """remap() maps of a barrel-distorting lens: each frame pixel looks at the ideal picture
+    (1 + k1 r^2) further from the centre, r in half frame widths."""
+    w, h = FRAME_SIZE
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    dx, dy = (xx - w / 2) / (w / 2), (yy - h / 2) / (w / 2)
+    grow = 1 + k1 * (dx * dx + dy * dy)
+    return (w / 2 + dx * grow * w / 2).astype(np.float32), (h / 2 + dy * grow * w / 2).astype(
+        np.float32)
+
+
+def distort(points, k1: float) -> list[tuple[float, float]]:
+    """Where ideal frame points appear through the lens of `_lens_maps` (solved by iteration)."""
+    w, h = FRAME_SIZE
+    out = []
+    for x, y in points:
+        ux, uy = (x - w / 2) / (w / 2), (y - h / 2) / (w / 2)
+        dx, dy = ux, uy
+        for _ in range(20):
+            grow = 1 + k1 * (dx * dx + dy * dy)
+            dx, dy = ux / grow, uy / grow
+        out.append((round(w / 2 + dx * w / 2, 1), round(h / 2 + dy * w / 2, 1)))
+    return out
 
 
 @functools.lru_cache(maxsize=8)
@@ -521,8 +695,9 @@ def _resume(state: dict) -> np.random.Generator:
 
 
 def _calibration(look: Look) -> dict:
+    corners = distort(look.corners, look.distortion) if look.distortion else look.corners
     return {"version": 1, "image_size": list(FRAME_SIZE),
-            "corners_px": {k: list(v) for k, v in zip(("p1", "p12", "p13", "p24"), look.corners,
+            "corners_px": {k: list(v) for k, v in zip(("p1", "p12", "p13", "p24"), corners,
                                                        strict=True)},
             "geometry": {"bar_width": round(look.geometry.bar_width, 4),
                          "point_depth": round(look.geometry.point_depth, 4)}}

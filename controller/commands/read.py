@@ -18,6 +18,9 @@ def register(subparsers) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="photos of the board")
     p.add_argument("--calibration", required=True, type=Path, metavar="CAL",
                    help="calibration file written by bgboard calibrate")
+    p.add_argument("--checkers", choices=("colour", "net"), default="colour",
+                   help="checker reader: colours learned at calibration (default) or the "
+                        "learned column net (in training; adds point_options)")
     p.add_argument("--json", action="store_true", help="one JSON Observation per image")
     p.add_argument("--overlay", type=Path, metavar="OUT.png",
                    help="write the photo beside a diagram of what was read (one image only)")
@@ -51,7 +54,7 @@ def run(args) -> int:
 
     if args.overlay and len(args.images) > 1:
         raise ValueError("--overlay takes a single IMAGE")
-    reader = Reader(load(args.calibration))
+    reader = Reader(load(args.calibration), args.checkers)
     batch = len(args.images) > 1
     status = 0
     for path in args.images:

@@ -1,0 +1,124 @@
+"""Train the learned checker reader: a small net that reads one point column (or half of the
+bar) and says how many checkers lie there and of which set.
+
+    python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
+    python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
+    python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
+
+Frames are drawn from the named looks of `vision.looks` except the held-out ones (seeds
+400000 and up for training; four positions on each look), read with a calibration of corners
+and geometry only, the corners moved by a pixel or two as a user's clicks would be. Each
+frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
+labelled with its signed count (+ the light set, - the dark set). Patches are cached in
+shards of 100 frames, so rendering resumes where it stopped; training checkpoints every
+epoch and resumes too. Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`); bgboard
+runs the exported net with OpenCV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision import synth
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
+from bgboard.vision.synth import render
+
+CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
+MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
+TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
+SHARD = 100
+LOOK_FRAMES = 4  # frames drawn on one look
+
+
+def labels(truth: dict, look) -> np.ndarray:
+    """Signed counts of the 26 rows: points 1..24, bar_low, bar_high."""
+    white_low = sum(look.light) > 0  # as synth places the bar's checkers
+    bar = (truth["bar"]["white"], -truth["bar"]["black"])
+    low, high = bar if white_low else bar[::-1]
+    return np.array([*truth["points"], low, high], np.int8)
+
+
+def jittered(calibration: dict, rng) -> dict:
+    """The calibration with every corner moved as a user's click might move it."""
+    corners = {k: [float(v) + float(rng.normal(0, 1.5)) for v in xy]
+               for k, xy in calibration["corners_px"].items()}
+    return {**calibration, "corners_px": corners}
+
+
+def frame_patches(seed: int, looks: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
+    row share a look (the renderer draws the board once for them), each its own position."""
+    look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
+    base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
+    rng = np.random.default_rng(seed)
+    points, bar = synth.random_position(rng)
+    dice = synth.random_dice(rng, base.look, points, bar, 0.1)
+    scene = replace(base, points=points, bar=bar, dice=dice)
+    rendered = render(scene, look_seed)
+    cal = from_dict(jittered(rendered.calibration, np.random.default_rng(seed)))
+    return Columns(FieldView(cal)).cut(rendered.image), labels(rendered.truth, scene.look)
+
+
+def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path) -> None:
+    """Shards of SHARD frames each, skipping the shards already on disk."""
+    out.mkdir(parents=True, exist_ok=True)
+    for start in range(first, first + frames, SHARD):
+        path = out / f"shard_{start}.npz"
+        if path.exists():
+            continue
+        t = time.time()
+        pairs = [frame_patches(seed, looks) for seed in range(start, start + SHARD)]
+        patches = np.stack([p for p, _ in pairs])
+        counts = np.stack([c for _, c in pairs])
+        looks_of = np.array([looks[seed // LOOK_FRAMES % len(looks)]
+                             for seed in range(start, start + SHARD)])
+        np.savez_compressed(path.with_suffix(".tmp.npz"), patches=patches, counts=counts,
+                            looks=looks_of)
+        path.with_suffix(".tmp.npz").rename(path)
+        print(f"{path.name}: {SHARD} frames in {time.time() - t:.0f} s", flush=True)
+
+
+def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every cached patch (N, H, W, 3), its signed count and its look."""
+    shards = sorted(folder.glob("shard_*[0-9].npz"))
+    if not shards:
+        raise SystemExit(f"no shards in {folder}: run the render step first")
+    data = [np.load(p) for p in shards]
+    patches = np.concatenate([d["patches"].reshape(-1, HEIGHT, WIDTH, 3) for d in data])
+    counts = np.concatenate([d["counts"].reshape(-1) for d in data])
+    looks = np.concatenate([np.repeat(d["looks"], 26) for d in data])
+    return patches, counts, looks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("render", "train", "score"))
+    parser.add_argument("--frames", type=int, default=3000)
+    parser.add_argument("--first", type=int, default=400_000, help="first seed")
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument("--out", type=Path, default=MODEL)
+    args = parser.parse_args()
+    if args.step == "render":
+        render_shards(args.frames, args.first, TRAIN_LOOKS, args.cache / "train")
+    elif args.step == "train":
+        import checker_net  # beside this script: the PyTorch half
+
+        checker_net.train(*load(args.cache / "train")[:2], args.epochs, args.cache, args.out)
+    else:
+        render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
+        import checker_net
+
+        checker_net.score(*load(args.cache / f"score_{args.first}"), args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""Point columns cut from the frame: each patch shows its own point, base at the top."""
+
+from __future__ import annotations
+
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.synth import Look, Scene, render
+
+
+def test_each_patch_shows_its_own_point_from_the_base() -> None:
+    points = [0] * 24
+    points[5], points[18] = 3, -2  # White's 6-point, Black's 6-point (White's 19)
+    look = Look(checkers=((250, 250, 250), (20, 20, 20)), points=((120, 120, 120),) * 2,
+                field=(120, 120, 120), texture="plain", noise=0.0)
+    rendered = render(Scene(tuple(points), {"white": 1, "black": 0}, look=look), 0)
+    patches = Columns(FieldView(from_dict(rendered.calibration))).cut(rendered.image)
+    assert patches.shape == (26, HEIGHT, WIDTH, 3)
+    middle = patches[:, :, WIDTH // 2 - 3:WIDTH // 2 + 3].mean(axis=(2, 3))  # (26, HEIGHT)
+    rows_of = [(middle[i] > 200).sum() for i in range(26)]
+    dark_of = [(middle[i] < 40).sum() for i in range(26)]
+    d = HEIGHT * 0.094 / 0.53  # a checker (0.094 field heights) in a patch of 0.53 of them
+    assert rows_of[5] > 2.5 * d and dark_of[18] > 1.5 * d
+    assert all(rows_of[i] == 0 and dark_of[i] == 0 for i in range(24) if i not in (5, 18))
+    white_bar = rows_of[24] or rows_of[25]
+    assert 0.7 * d < white_bar < 1.5 * d
+    top, bottom = middle[5, :HEIGHT // 2].mean(), middle[5, HEIGHT // 2:].mean()
+    assert top > bottom  # the base is at the top of the patch

@@ -1,0 +1,84 @@
+"""The named looks of vision.looks: what each family draws, and the renderer's new parts
+(players' piles, lens distortion, a tilted camera) placing things where the truth says."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bgboard.vision import synth
+from bgboard.vision.looks import FAMILIES, HELD_OUT, family_look, family_scene, tilted_corners
+from bgboard.vision.synth import FRAME_SIZE, contrasted, distort, piled, render
+
+
+def test_every_family_renders_a_frame_whose_field_is_in_the_picture() -> None:
+    w, h = FRAME_SIZE
+    for family in FAMILIES:
+        scene = family_scene(1, family)
+        rendered = render(scene, 1)
+        assert rendered.image.shape == (h, w, 3)
+        assert rendered.truth["points"] == list(scene.points)
+        for x, y in rendered.calibration["corners_px"].values():
+            assert 0 <= x < w and 0 <= y < h, (family, x, y)
+
+
+def test_families_are_deterministic_from_the_seed() -> None:
+    a, b = family_scene(4, "piled"), family_scene(4, "piled")
+    assert a == b
+    assert np.array_equal(render(a, 4).image, render(b, 4).image)
+    assert family_scene(5, "piled") != a
+
+
+def test_each_family_draws_what_it_names() -> None:
+    rng = np.random.default_rng(0)
+    same = [family_look(rng, "same-colour") for _ in range(10)]
+    assert all(not contrasted(look.checkers, look.points) for look in same)
+    assert family_look(rng, "inlaid").pattern == "inlay"
+    assert family_look(rng, "marble").pattern == "marble"
+    assert family_look(rng, "glossy").style == "3d"
+    assert family_look(rng, "piled").pile == "players"
+    assert family_look(rng, "tilted").distortion > 0
+    classic = family_look(np.random.default_rng(3), "classic")
+    assert classic == synth.random_look(np.random.default_rng(3))
+    assert set(HELD_OUT) < set(FAMILIES)
+
+
+def test_an_unknown_family_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown look 'velvet'"):
+        family_look(np.random.default_rng(0), "velvet")
+
+
+@pytest.mark.parametrize("n", [1, 5, 6, 9, 15])
+def test_piled_checkers_all_lie_on_their_point(n: int) -> None:
+    for seed in range(20):
+        spots = piled(n, np.random.default_rng(seed), 0.9)
+        assert len(spots) == n
+        assert all(abs(dx) <= (1 / 0.9 - 1) / 2 + 0.08 for _, dx, _ in spots)
+        assert all(0.4 < t < 7.5 for _, _, t in spots)
+        first = sorted(t for layer, _, t in spots if layer == 0)
+        assert len(first) == min(n, 7) or len(first) == min(n, 5)
+        assert all(b - a > 0.8 for a, b in zip(first, first[1:], strict=False))
+
+
+def test_distort_is_where_the_lens_shows_an_ideal_point() -> None:
+    k1 = 0.08
+    map_x, map_y = synth._lens_maps(k1)
+    for ideal in [(100.0, 80.0), (640.0, 360.0), (1200.0, 650.0), (300.0, 600.0)]:
+        (x, y), = distort([ideal], k1)
+        ix, iy = round(x), round(y)
+        assert abs(map_x[iy, ix] + (x - ix) * 1 - ideal[0]) < 1.5
+        assert abs(map_y[iy, ix] + (y - iy) * 1 - ideal[1]) < 1.5
+    (cx, cy), = distort([(640.0, 360.0)], k1)
+    assert (cx, cy) == (640.0, 360.0)
+
+
+def test_a_tilted_camera_sees_the_far_edge_shorter() -> None:
+    aspect = 1.35
+    for seed in range(10):
+        corners = np.array(tilted_corners(np.random.default_rng(seed), aspect, 35.0))
+        sides = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
+        ratios = [max(sides[i], sides[i + 2]) / min(sides[i], sides[i + 2]) for i in (0, 1)]
+        assert max(ratios) > 1.3, seed
+        flat = np.array(tilted_corners(np.random.default_rng(seed), aspect, 0.0))
+        sides = [np.linalg.norm(flat[i] - flat[(i + 1) % 4]) for i in range(4)]
+        assert max(sides[0] / sides[2], sides[1] / sides[3]) == pytest.approx(1.0, abs=1e-3)
