@@ -1,6 +1,6 @@
 """Helps label the real board photos: box-derived counts per point and pictures to check by eye.
 
-    python benchmarks/label_real_boards.py [--out DIR] [NAME ...]
+    python benchmarks/label_real_boards.py [--out DIR] [--copies] [NAME ...]
 
 For each photo of benchmarks/data/real_boards.json that has corners (all, or the NAMEs given)
 it prints the checker counts that the photo's YOLO boxes give when their centres are mapped
@@ -9,6 +9,12 @@ photo with the field's quadrilateral and point grid drawn on it, beside the warp
 the grid, the point numbers, the box centres (blue light, red dark) and the labelled counts.
 The boxes are only a first count: stacked checkers often have no box of their own, so every
 label is checked by eye on these pictures.
+
+With `--copies` it does the same for the photo's other copies (turned, sheared, cropped
+versions of it): the chosen copy's corners are carried over by a homography fitted to SIFT
+matches between the two copies, and printed with whether the field lies wholly inside the
+copy. The label file's `copy_corners` are the carried corners of the copies whose field is
+whole, each checked by eye on its picture.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ PHOTOS = SHARED / "data" / "real-boards"
 LABELS = Path(__file__).resolve().parent / "data" / "real_boards.json"
 LIGHT, DARK = 4, 2  # YOLO classes of the photos' checkers (the folder's README)
 WARP = (720, 480)  # width, height of the warped field picture
+MIN_INLIERS = 15  # SIFT matches a homography between two copies must explain
+CORNERS = ("p1", "p12", "p13", "p24")
 
 
 def load_labels(path: Path = LABELS) -> list[dict]:
@@ -40,6 +48,36 @@ def calibration(entry: dict):
     return from_dict({"version": 1, "image_size": entry["image_size"],
                       "corners_px": entry["corners_px"], "geometry": entry["geometry"]},
                      entry["name"])
+
+
+def copy_entries(entry: dict) -> list[dict]:
+    """The photo's label on each other copy that has corners (`copy_corners`): the same
+    position, seen through that copy's corners."""
+    return [{**entry, "copy": name, "corners_px": corners}
+            for name, corners in entry.get("copy_corners", {}).items()]
+
+
+def carry_corners(entry: dict, copy: str) -> tuple[dict | None, bool]:
+    """The chosen copy's corners carried into another copy by a homography fitted (RANSAC) to
+    SIFT matches between them, rounded to 0.1 px, and whether the field lies wholly inside
+    that copy; (None, False) when too few matches agree."""
+    sift = cv2.SIFT_create(4000)
+    grey = [cv2.imread(str(PHOTOS / "images" / name), cv2.IMREAD_GRAYSCALE)
+            for name in (entry["copy"], copy)]
+    (ka, da), (kb, db) = (sift.detectAndCompute(g, None) for g in grey)
+    pairs = [m for m, n in cv2.BFMatcher().knnMatch(da, db, k=2) if m.distance < 0.75 * n.distance]
+    if len(pairs) < MIN_INLIERS:
+        return None, False
+    src = np.float32([ka[m.queryIdx].pt for m in pairs])
+    dst = np.float32([kb[m.trainIdx].pt for m in pairs])
+    h, mask = cv2.findHomography(src, dst, cv2.RANSAC, 3.0)
+    if h is None or int(mask.sum()) < MIN_INLIERS:
+        return None, False
+    quad = np.float32([entry["corners_px"][k] for k in CORNERS]).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(quad, h).reshape(-1, 2)
+    inside = bool(np.all((moved >= 0) & (moved <= grey[1].shape[::-1])))
+    corners = {k: [round(float(v), 1) for v in xy] for k, xy in zip(CORNERS, moved, strict=True)}
+    return corners, inside
 
 
 def checker_centres(label_file: Path, size: tuple[int, int]) -> list[tuple[bool, float, float]]:
@@ -151,7 +189,7 @@ def overlay(image: np.ndarray, cal) -> np.ndarray:
     for a, b in grid_lines(cal.geometry):
         pa, pb = cal.field_to_px([a, b]).astype(int)
         cv2.line(out, tuple(pa), tuple(pb), (0, 255, 255), 1)
-    quad = np.array([cal.corners_px[k] for k in ("p1", "p12", "p13", "p24")], np.int32)
+    quad = np.array([cal.corners_px[k] for k in CORNERS], np.int32)
     cv2.polylines(out, [quad], True, (0, 255, 0), 1)
     for key, xy in cal.corners_px.items():
         _text(out, key, (int(xy[0]) + 4, int(xy[1]) - 4), (0, 255, 0), 0.5)
@@ -179,10 +217,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="photos to show (default: all with corners)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/real-labels"))
+    parser.add_argument("--copies", action="store_true",
+                        help="carry the corners into the other copies and show those")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for entry in load_labels():
         if entry.get("partial") or (args.names and entry["name"] not in args.names):
+            continue
+        if args.copies:
+            show_copies(entry, args.out)
             continue
         label_file = PHOTOS / "labels" / (Path(entry["copy"]).stem + ".txt")
         points, bar = box_counts(entry, label_file)
@@ -190,6 +233,16 @@ def main(argv: list[str] | None = None) -> int:
               f" bar {entry.get('bar')}")
         cv2.imwrite(str(args.out / f"{entry['name']}.png"), picture(entry))
     return 0
+
+
+def show_copies(entry: dict, out: Path) -> None:
+    """Print the corners carried into each other copy; picture those whose field is whole."""
+    for copy in entry["other_copies"]:
+        corners, inside = carry_corners(entry, copy)
+        print(f"{copy}\n  {json.dumps(corners)} {'whole' if inside else 'not whole'}")
+        if corners and inside:
+            cv2.imwrite(str(out / f"{Path(copy).stem}.png"),
+                        picture({**entry, "copy": copy, "corners_px": corners}))
 
 
 if __name__ == "__main__":

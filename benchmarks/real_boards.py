@@ -1,6 +1,6 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
-    python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR]
+    python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -9,6 +9,9 @@ points right, boards whole, checkers per colour found / missed / false, the bar,
 overall, and the worst photos. Points and bars that the labels mark uncertain are not scored;
 a board counts as whole only on photos with no uncertain label. `--show DIR` writes one PNG per
 photo: the warped field with the grid and `truth/reading` per point, mismatches in red.
+`--copies` also reads the other copies whose corners the labels carry (`copy_corners`: turned,
+sheared or grey versions of the same photos) and prints their figures apart: they are the same
+positions, so they say how the reading holds up to such changes, not more photos.
 `--auto` (no corners: the board found in the photo) waits for the field finder (issue 26).
 """
 
@@ -28,12 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
     PHOTOS,
     calibration,
+    copy_entries,
     draw_field,
     load_labels,
     warp_field,
 )
 
 COLOURS = ("white", "black")
+SINGULAR = {"photos": "photo", "copies": "copy"}
 RED, WHITE, GREY = (0, 0, 255), (255, 255, 255), (160, 160, 160)
 
 
@@ -69,7 +74,7 @@ def score(entry: dict, obs: dict) -> dict:
     bar_certain = not entry.get("uncertain_bar", False)
     bar_right = obs["bar"] == entry["bar"] if bar_certain else None
     certain = bar_certain and not skip
-    return {"name": entry["name"], "fold": entry["fold"], "points": len(scored),
+    return {"name": entry["name"] + copy_tag(entry), "fold": entry["fold"], "points": len(scored),
             "right": len(scored) - len(wrong), "wrong": wrong, "bar right": bar_right,
             "whole": (not wrong and bar_right) if certain else None,
             "tally": tally(truth, reading, skip)}
@@ -98,9 +103,17 @@ def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> 
                 f"{obs['bar']['white']} black {entry['bar']['black']}/{obs['bar']['black']}")
     cv2.putText(band, bar_text, (8, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.6, bar_colour, 1,
                 cv2.LINE_AA)
-    path = out / f"{entry['name']}.png"
+    path = out / f"{result['name']}.png"
     cv2.imwrite(str(path), np.vstack([field, band]))
     return path
+
+
+def copy_tag(entry: dict) -> str:
+    """"" for a photo's chosen copy, "-" and the start of the copy's hash for another copy
+    (an entry from `copy_entries` with the chosen copy's name added as "chosen")."""
+    if entry.get("chosen", entry.get("copy")) == entry.get("copy"):
+        return ""
+    return "-" + Path(entry["copy"]).stem.split(".rf.")[1][:8]
 
 
 def pct(a: int, b: int) -> str:
@@ -126,20 +139,31 @@ def summary_row(label: str, results: list[dict]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def report(results: list[dict], worst: int) -> None:
-    """Print the Markdown tables: per fold and overall, then the worst photos."""
-    print(f"## Real board photos, corners given: {len(results)} photos\n")
-    print("| fold | photos | points right | boards whole | bar right "
+def report(title: str, results: list[dict], worst: int, unit: str = "photos") -> None:
+    """Print the Markdown tables: per fold and overall, then the worst `unit`."""
+    print(f"## {title}\n")
+    print(f"| fold | {unit} | points right | boards whole | bar right "
           "| light found / missed / false | dark found / missed / false |")
     print("|---|---|---|---|---|---|---|")
     for fold in sorted({r["fold"] for r in results}):
         print(summary_row(str(fold), [r for r in results if r["fold"] == fold]))
     print(summary_row("all", results))
-    print(f"\n### The {min(worst, len(results))} worst photos\n")
-    print("| photo | fold | points right | wrong points |\n|---|---|---|---|")
+    print(f"\n### The {min(worst, len(results))} worst {unit}\n")
+    print(f"| {SINGULAR[unit]} | fold | points right | wrong points |\n|---|---|---|---|")
     for r in sorted(results, key=lambda r: (r["right"] - r["points"], r["name"]))[:worst]:
         wrong = ", ".join(map(str, r["wrong"])) or "-"
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
+
+
+def measure(entries: list[dict], show_dir: Path | None) -> list[dict]:
+    """Read and score each labelled photo copy; picture it into `show_dir` if given."""
+    results = []
+    for entry in entries:
+        image, obs = read_photo(entry)
+        results.append(score(entry, obs))
+        if show_dir:
+            show(entry, image, obs, results[-1], show_dir)
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the photos of this fold (repeatable; default all)")
     parser.add_argument("--worst", type=int, default=8, help="how many worst photos to list")
     parser.add_argument("--show", type=Path, metavar="DIR", help="write a PNG per photo here")
+    parser.add_argument("--copies", action="store_true",
+                        help="also read the other copies the labels carry corners for")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
     args = parser.parse_args(argv)
@@ -158,15 +184,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"real_boards.py: the photos are not at {PHOTOS}\n")
     if args.show:
         args.show.mkdir(parents=True, exist_ok=True)
-    results = []
-    for entry in load_labels():
-        if entry["partial"] or (args.fold and entry["fold"] not in args.fold):
-            continue
-        image, obs = read_photo(entry)
-        results.append(score(entry, obs))
-        if args.show:
-            show(entry, image, obs, results[-1], args.show)
-    report(results, args.worst)
+    chosen = [e for e in load_labels()
+              if not e["partial"] and (not args.fold or e["fold"] in args.fold)]
+    results = measure(chosen, args.show)
+    report(f"Real board photos, corners given: {len(results)} photos", results, args.worst)
+    if args.copies:
+        copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
+        results = measure(copies, args.show)
+        names = len({e["name"] for e in copies})
+        print()
+        report(f"Other copies of {names} of those photos, corners carried over: "
+               f"{len(results)} copies", results, args.worst, "copies")
     return 0
 
 

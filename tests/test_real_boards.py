@@ -62,6 +62,35 @@ def test_corners_lie_inside_the_image_and_make_a_calibration(entry):
     assert cal.image_size == (w, h)
 
 
+@pytest.mark.parametrize("entry", [c for e in WHOLE for c in labels.copy_entries(e)],
+                         ids=lambda e: e["copy"][-12:-4])
+def test_other_copies_corners_lie_inside_and_make_a_calibration(entry):
+    assert entry["copy"] in next(e for e in WHOLE if e["name"] == entry["name"])["other_copies"]
+    for x, y in entry["corners_px"].values():
+        assert 0 <= x <= 640 and 0 <= y <= 640
+    labels.calibration(entry)
+
+
+def test_ten_other_copies_of_eight_photos_carry_corners():
+    copies = [c["copy"] for e in WHOLE for c in labels.copy_entries(e)]
+    assert len(copies) == len(set(copies)) == 10
+    assert len({e["name"] for e in WHOLE if e.get("copy_corners")}) == 8
+
+
+@needs_photos
+def test_corners_carried_into_another_copy_match_the_labels():
+    entry = next(e for e in WHOLE if e["name"] == "image036-_png")
+    copy = "image036-_png.rf.a5c733d271354830742d12221f3166b1.jpg"
+    corners, inside = labels.carry_corners(entry, copy)
+    assert inside
+    for key, xy in entry["copy_corners"][copy].items():
+        assert corners[key] == pytest.approx(xy, abs=1.0)
+    cropped = "image036-_png.rf.8a640c06c56b88dad012cd73dbfc61f4.jpg"
+    assert labels.carry_corners(entry, cropped)[1] is True
+    assert labels.carry_corners(next(e for e in WHOLE if e["name"] == "image008-_png"),
+                                "image008-_png.rf.4b5e004a0122c4fa5da103865116915b.jpg")[1] is False
+
+
 def test_partial_photos_carry_no_position():
     for entry in ENTRIES:
         if entry["partial"]:
@@ -167,3 +196,12 @@ def test_one_fold_is_read_and_shown(tmp_path, capsys):
     assert "| all | 6 |" in out
     shown = sorted(p.stem for p in tmp_path.glob("*.png"))
     assert shown == sorted(e["name"] for e in WHOLE if e["fold"] == 2)
+
+
+@needs_photos
+def test_other_copies_are_read_apart(tmp_path, capsys):
+    assert real_boards.main(["--fold", "3", "--copies", "--worst", "1",
+                             "--show", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "## Other copies of 3 of those photos, corners carried over: 3 copies" in out
+    assert len(list(tmp_path.glob("*.png"))) == 6 + 3
