@@ -99,7 +99,7 @@ def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> 
     field = draw_field(warp_field(image, cal), cal.geometry, texts)
     band = np.zeros((40, field.shape[1], 3), np.uint8)
     bar_colour = {None: GREY, True: WHITE, False: RED}[result["bar right"]]
-    bar_text = (f"{entry['name']}  truth/reading  bar white {entry['bar']['white']}/"
+    bar_text = (f"{result['name']}  truth/reading  bar white {entry['bar']['white']}/"
                 f"{obs['bar']['white']} black {entry['bar']['black']}/{obs['bar']['black']}")
     cv2.putText(band, bar_text, (8, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.6, bar_colour, 1,
                 cv2.LINE_AA)
