@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bgboard.calibration.file import from_dict
+from bgboard.calibration.file import Calibration, from_dict
 from bgboard.calibration.geometry import FieldGeometry
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -43,7 +43,7 @@ def load_labels(path: Path = LABELS) -> list[dict]:
     return json.loads(Path(path).read_text())["photos"]
 
 
-def calibration(entry: dict):
+def calibration(entry: dict) -> Calibration:
     """The minimal calibration of a labelled photo: only the keys users give (DESIGN.md)."""
     return from_dict({"version": 1, "image_size": entry["image_size"],
                       "corners_px": entry["corners_px"], "geometry": entry["geometry"]},
@@ -131,7 +131,7 @@ def field_to_picture(xy: np.ndarray) -> np.ndarray:
     return np.c_[(1.0 - xy[:, 0]) * WARP[0], (1.0 - xy[:, 1]) * WARP[1]]
 
 
-def warp_field(image: np.ndarray, cal) -> np.ndarray:
+def warp_field(image: np.ndarray, cal: Calibration) -> np.ndarray:
     """The field seen from above in the picture's frame (see `field_to_picture`)."""
     corners = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     src = cal.field_to_px(corners).astype(np.float32)
@@ -183,7 +183,7 @@ def _text(image: np.ndarray, text: str, org: tuple[int, int], colour, scale: flo
     cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
 
 
-def overlay(image: np.ndarray, cal) -> np.ndarray:
+def overlay(image: np.ndarray, cal: Calibration) -> np.ndarray:
     """The photo with the field's quadrilateral, its grid and the corner names drawn on it."""
     out = image.copy()
     for a, b in grid_lines(cal.geometry):

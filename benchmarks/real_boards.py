@@ -81,7 +81,7 @@ def score(entry: dict, obs: dict) -> dict:
 
 
 def read_photo(entry: dict) -> tuple[np.ndarray, dict]:
-    """The photo's chosen copy and today's reading of it through its minimal calibration."""
+    """The entry's copy of the photo and today's reading of it through its minimal calibration."""
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
     return image, Reader(calibration(entry)).read(image)
 
