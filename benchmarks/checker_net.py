@@ -31,13 +31,12 @@ class ColumnNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            block(3, 16), block(16, 16), nn.MaxPool2d(2),
-            block(16, 32), block(32, 32), nn.MaxPool2d(2),
-            block(32, 64), nn.MaxPool2d(2), block(64, 64))
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 128), nn.ReLU(),
+            nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
+            block(24, 32), nn.MaxPool2d(2), block(32, 48), nn.MaxPool2d(2), block(48, 64))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
                                   nn.Dropout(0.2))
-        self.count = nn.Linear(128, 16)
-        self.colour = nn.Linear(128, 2)
+        self.count = nn.Linear(96, 16)
+        self.colour = nn.Linear(96, 2)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.head(self.features(x))

@@ -1,6 +1,7 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
+        [--checkers colour|net]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -80,10 +81,11 @@ def score(entry: dict, obs: dict) -> dict:
             "tally": tally(truth, reading, skip)}
 
 
-def read_photo(entry: dict) -> tuple[np.ndarray, dict]:
-    """The entry's copy of the photo and today's reading of it through its minimal calibration."""
+def read_photo(entry: dict, checkers: str = "colour") -> tuple[np.ndarray, dict]:
+    """The entry's copy of the photo and its reading through its minimal calibration by the
+    checker reader `checkers` (colour or net)."""
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
-    return image, Reader(calibration(entry)).read(image)
+    return image, Reader(calibration(entry), checkers).read(image)
 
 
 def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> Path:
@@ -155,11 +157,11 @@ def report(title: str, results: list[dict], worst: int, unit: str = "photos") ->
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
 
 
-def measure(entries: list[dict], show_dir: Path | None) -> list[dict]:
+def measure(entries: list[dict], show_dir: Path | None, checkers: str = "colour") -> list[dict]:
     """Read and score each labelled photo copy; picture it into `show_dir` if given."""
     results = []
     for entry in entries:
-        image, obs = read_photo(entry)
+        image, obs = read_photo(entry, checkers)
         results.append(score(entry, obs))
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
@@ -174,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=Path, metavar="DIR", help="write a PNG per photo here")
     parser.add_argument("--copies", action="store_true",
                         help="also read the other copies the labels carry corners for")
+    parser.add_argument("--checkers", choices=("colour", "net"), default="colour",
+                        help="checker reader (default colour)")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
     args = parser.parse_args(argv)
@@ -186,11 +190,12 @@ def main(argv: list[str] | None = None) -> int:
         args.show.mkdir(parents=True, exist_ok=True)
     chosen = [e for e in load_labels()
               if not e["partial"] and (not args.fold or e["fold"] in args.fold)]
-    results = measure(chosen, args.show)
-    report(f"Real board photos, corners given: {len(results)} photos", results, args.worst)
+    results = measure(chosen, args.show, args.checkers)
+    report(f"Real board photos, corners given, {args.checkers} checker reader: "
+           f"{len(results)} photos", results, args.worst)
     if args.copies:
         copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
-        results = measure(copies, args.show)
+        results = measure(copies, args.show, args.checkers)
         names = len({e["name"] for e in copies})
         print()
         report(f"Other copies of {names} of those photos, corners carried over: "

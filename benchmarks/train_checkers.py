@@ -3,6 +3,7 @@ bar) and says how many checkers lie there and of which set.
 
     python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
+    python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
 
 Frames are drawn from the named looks of `vision.looks` except the held-out ones (seeds
@@ -11,7 +12,10 @@ and geometry only, the corners moved by a pixel or two as a user's clicks would 
 frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
 labelled with its signed count (+ the light set, - the dark set). Patches are cached in
 shards of 100 frames, so rendering resumes where it stopped; training checkpoints every
-epoch and resumes too. Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`); bgboard
+epoch and resumes too. `--real-folds` adds the labelled real board photos of those folds
+(benchmarks/data/real_boards.json: each chosen copy and every other copy with corners; the
+points only, uncertain ones left out), each patch repeated REAL_REPEAT times: the folds left
+out are the ones to score on. Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`); bgboard
 runs the exported net with OpenCV.
 """
 
@@ -35,6 +39,7 @@ CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
 TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SHARD = 100
+REAL_REPEAT = 20  # times each real patch is seen per epoch (31 photos against 2,000 frames)
 LOOK_FRAMES = 4  # frames drawn on one look
 
 
@@ -98,6 +103,25 @@ def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return patches, counts, looks
 
 
+def real_patches(folds: set[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The point patches of the labelled real photos in `folds`, and their signed counts."""
+    import cv2
+    from label_real_boards import PHOTOS, calibration, copy_entries, load_labels
+
+    patches, counts = [], []
+    for entry in load_labels():
+        if entry["partial"] or entry["fold"] not in folds:
+            continue
+        skip = set(entry.get("uncertain_points", ()))
+        for seen in (entry, *copy_entries(entry)):
+            image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
+            cut = Columns(FieldView(calibration(seen))).cut(image)
+            keep = [i for i in range(24) if i + 1 not in skip]
+            patches.append(cut[keep])
+            counts.append(np.array(seen["points"], np.int8)[keep])
+    return np.concatenate(patches), np.concatenate(counts)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("render", "train", "score"))
@@ -106,13 +130,21 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--real-folds", default="", metavar="FOLDS",
+                        help="train also on the real photos of these folds, e.g. 1,2,3,4")
     args = parser.parse_args()
     if args.step == "render":
         render_shards(args.frames, args.first, TRAIN_LOOKS, args.cache / "train")
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 
-        checker_net.train(*load(args.cache / "train")[:2], args.epochs, args.cache, args.out)
+        patches, counts, _ = load(args.cache / "train")
+        if args.real_folds:
+            real, real_counts = real_patches({int(f) for f in args.real_folds.split(",")})
+            print(f"{len(real)} real patches, each seen {REAL_REPEAT} times an epoch")
+            patches = np.concatenate([patches, np.repeat(real, REAL_REPEAT, 0)])
+            counts = np.concatenate([counts, np.repeat(real_counts, REAL_REPEAT)])
+        checker_net.train(patches, counts, args.epochs, args.cache, args.out)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
         import checker_net
