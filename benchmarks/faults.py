@@ -1,30 +1,63 @@
 """How the controller records filmed games when the camera is wrong in a systematic way.
 
 The five filmed games of the bar test (seeds 2, 3, 4, 7, 8) are rendered and read once; their
-Observations are kept in a git-ignored cache folder (benchmarks/cache/, one `bgboard record
---observations` file per film). Each fault kind is then injected into those Observations and
-every film recorded again through the session; per kind it prints the actions recorded right,
-left unsure, recorded wrong and the median delay from the dice pickup to the commit.
+Observations are kept in a git-ignored cache folder (benchmarks/cache/faults/, one `bgboard
+record --observations` file per film). Each fault kind is then injected into those
+Observations and every film recorded again through the session, frame by frame:
 
-    python benchmarks/faults.py [--cache DIR] [--ratio R] [--kinds a b ...]
+    a  every stack of six or more read one short, in every frame
+    b  one point (drawn per film among the start's points) one checker more, in every frame
+       of the first ten turns
+    c  one die read as another value in 30% of the frames with dice
+    d  one occupied point's colour flipped in 20% of the frames
+    e  all four at once at half those rates (a and b in half the frames)
+    f  (harder than a to e) each turn a checker, drawn anew, read on the neighbouring
+       point in every frame
+    noise5, noise15, noise30: one random point one off in 5%, 15%, 30% of the frames
+
+When the session says it is unsure, the simulated player answers one second later: confirm
+when the first reading is the film's, otherwise they touch up the stack (the faults stop at
+the points in doubt until the turn is recorded). Per kind it prints the actions (dice and
+play, cube) recorded right without help, right after an unsure, wrong, and not recorded,
+and the median delay from the dice pickup to the commit.
+
+    python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--cache DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
+import statistics
 import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.script import film_match, learned_calibration, render_frames
+from bgboard.controller.events import EventBus
+from bgboard.controller.recorder import follow
+from bgboard.controller.script import (
+    Film,
+    film_match,
+    learned_calibration,
+    render_frames,
+    white_right_high,
+)
+from bgboard.controller.session import RATIO, Session, Settings
+from bgboard.engine.game import Match
 from bgboard.vision.read import Reader
 
 SEEDS = (2, 3, 4, 7, 8)
 FPS = 10.0
-CACHE = Path(__file__).parent / "cache"
+CACHE = Path(__file__).parent / "cache" / "faults"
+REACTION = 10  # frames (1 s) before the players answer an unsure
+PATIENCE = 30  # frames (3 s) they wait for the touched-up stack to be read
 
 
 def cached_observations(seed: int, cache: Path) -> Path:
@@ -44,13 +77,331 @@ def cached_observations(seed: int, cache: Path) -> Path:
     return path
 
 
+
+Fault = Callable[[dict, random.Random, "Turns"], dict]
+
+
+@dataclass
+class Turns:
+    """Where the recording stands: turns recorded, the points the player touched up."""
+
+    recorded: int = 0
+    touched: set = field(default_factory=set)
+    point: int = 0  # fault b's point (index into points)
+
+
+def _points(obs: dict) -> dict:
+    return {**obs, "points": list(obs["points"])}
+
+
+def short_stacks(obs: dict, rng: random.Random, turns: Turns, rate: float = 1.0) -> dict:
+    if rng.random() >= rate:
+        return obs
+    obs = _points(obs)
+    for i, n in enumerate(obs["points"]):
+        if abs(n) >= 6 and i + 1 not in turns.touched:
+            obs["points"][i] = n - (1 if n > 0 else -1)
+    return obs
+
+
+def one_point(obs: dict, rng: random.Random, turns: Turns, rate: float = 1.0) -> dict:
+    i = turns.point
+    if turns.recorded >= 10 or i + 1 in turns.touched or rng.random() >= rate:
+        return obs
+    obs = _points(obs)
+    n = obs["points"][i]
+    obs["points"][i] = n + (1 if n > 0 else -1 if n < 0 else 0)
+    return obs
+
+
+def wrong_die(obs: dict, rng: random.Random, turns: Turns, rate: float = 0.3) -> dict:
+    if not obs.get("dice") or rng.random() >= rate:
+        return obs
+    dice = [dict(d) for d in obs["dice"]]
+    k = rng.randrange(len(dice))
+    dice[k]["value"] = rng.choice([v for v in range(1, 7) if v != dice[k]["value"]])
+    return {**obs, "dice": dice}
+
+
+def flipped(obs: dict, rng: random.Random, turns: Turns, rate: float = 0.2) -> dict:
+    if rng.random() >= rate:
+        return obs
+    occupied = [i for i, n in enumerate(obs["points"]) if n and i + 1 not in turns.touched]
+    if not occupied:
+        return obs
+    obs = _points(obs)
+    i = rng.choice(occupied)
+    obs["points"][i] = -obs["points"][i]
+    return obs
+
+
+def noise(rate: float) -> Fault:
+    def inject(obs: dict, rng: random.Random, turns: Turns) -> dict:
+        if rng.random() >= rate:
+            return obs
+        obs = _points(obs)
+        i = rng.randrange(24)
+        if i + 1 not in turns.touched:
+            obs["points"][i] += rng.choice((-1, 1))
+        return obs
+    return inject
+
+
+def each_turn(obs: dict, rng: random.Random, turns: Turns) -> dict:
+    """Each turn a checker (drawn anew) read on the neighbouring point, in every frame."""
+    turn = random.Random(turns.point * 1000 + turns.recorded)
+    i, j = turn.randrange(24), turn.choice((-1, 1))
+    j = i + j if 0 <= i + j < 24 else i - j
+    n, m = obs["points"][i], obs["points"][j]
+    if {i + 1, j + 1} & turns.touched or n == 0 or m * n < 0:
+        return obs
+    obs = _points(obs)
+    sign = 1 if n > 0 else -1
+    obs["points"][i] -= sign
+    obs["points"][j] += sign
+    return obs
+
+
+def everything(obs: dict, rng: random.Random, turns: Turns) -> dict:
+    obs = short_stacks(obs, rng, turns, 0.5)
+    obs = one_point(obs, rng, turns, 0.5)
+    obs = wrong_die(obs, rng, turns, 0.15)
+    return flipped(obs, rng, turns, 0.1)
+
+
+KINDS: dict[str, Fault] = {
+    "none": lambda obs, rng, turns: obs, "a": short_stacks, "b": one_point, "c": wrong_die,
+    "d": flipped, "e": everything, "f": each_turn, "noise5": noise(0.05), "noise15": noise(0.15),
+    "noise30": noise(0.30)}
+
+
+@dataclass
+class Outcome:
+    """One film under one fault: actions right, right after an unsure, wrong, not recorded,
+    and the delays (s) from each dice pickup to its commit."""
+
+    right: int = 0
+    unsure: int = 0
+    wrong: int = 0
+    missing: int = 0
+    delays: list[float] = field(default_factory=list)
+
+
+def pickups(film: Film) -> list[int]:
+    """The frames where the dice are picked up: a hand shot between a shot with dice and a
+    shot of the board without dice."""
+    out, frame, dice_before = [], 0, False
+    shots = film.shots
+    for i, shot in enumerate(shots):
+        if shot.hand and dice_before and i + 1 < len(shots) and not shots[i + 1].dice and \
+                not shots[i + 1].hand:
+            out.append(frame)
+        if not shot.hand:
+            dice_before = bool(shot.dice)
+        frame += shot.frames
+    return out
+
+
+class Table:
+    """The film's players, who stop when the session says it is unsure: after REACTION
+    frames they press confirm when the first reading is their play, or else lift and put back
+    the checkers in doubt (a hand frame, then the faults spare those points; every point
+    when neither reading is their play) and wait up to PATIENCE frames for the turn to be
+    recorded; then the film goes on."""
+
+    def __init__(self, seed: int, film: Film, lines: list[dict], fault: Fault) -> None:
+        self.rng = random.Random(seed)
+        start = film.shots[0].points
+        self.turns = Turns(point=self.rng.choice([i for i, n in enumerate(start) if n]))
+        self.film, self.lines, self.fault = film, lines, fault
+        self.truth = film.match.games[0].record
+        self.match = Match()
+        self.bus = EventBus()
+        self.bus.subscribe(self.listen)
+        self.buttons: dict[int, str] = {}
+        self.index = 0
+        self.question: dict | None = None  # the open unsure event's data
+        self.unsure: set[int] = set()  # turns (counted from 0) the session was unsure of
+        self.commits: list[int] = []  # the stream index of each commit
+        self.at: list[int] = []  # the stream index of each film frame
+
+    def listen(self, event) -> None:
+        if event.kind == "committed":
+            self.turns.recorded += 1
+            self.turns.touched = set()
+            self.question = None
+            self.commits.append(self.index - 1)
+        elif event.kind == "unsure":
+            self.unsure.add(self.turns.recorded)
+            self.question = event.data
+
+    def stream(self) -> Iterator[tuple[float, dict]]:
+        """The film's Observations with the fault injected, paused while a question is open."""
+        offset = 0.0
+        for k, obs in enumerate(self.lines):
+            if self.question is not None and k:
+                for extra in self._pause(self.lines[k - 1]):
+                    offset += 1 / FPS
+                    yield self._next(self.lines[k - 1]["t"] + offset, extra)
+            self.at.append(self.index)
+            if k in self.film.buttons:
+                self.buttons[self.index] = self.film.buttons[k]
+            yield self._next(obs["t"] + offset, self.fault(obs, self.rng, self.turns))
+
+    def _next(self, t: float, obs: dict) -> tuple[float, dict]:
+        self.index += 1
+        return round(t, 3), obs
+
+    def _pause(self, obs: dict) -> Iterator[dict]:
+        """The frames while the players answer the question: the board as it stands."""
+        for _ in range(REACTION):
+            yield self.fault(obs, self.rng, self.turns)
+        if self.question is None:
+            return
+        expected = self.truth[len(self.match.games[0].record)] \
+            if len(self.match.games[0].record) < len(self.truth) else None
+        if _reading(expected) == self.question["readings"][0]:
+            self.buttons[self.index] = "confirm"
+            yield self.fault(obs, self.rng, self.turns)
+            return
+        yield {**obs, "hand": True}
+        if _reading(expected) in self.question["readings"]:
+            self.turns.touched |= {p for p in self.question["points"] if isinstance(p, int)}
+        else:  # neither reading is theirs: every misread stack (ringed on the web view)
+            self.turns.touched |= set(range(1, 25))
+        for _ in range(PATIENCE):
+            if self.question is None:
+                return
+            yield self.fault(obs, self.rng, self.turns)
+
+
+def run_film(seed: int, film: Film, lines: list[dict], fault: Fault, ratio: float) -> Outcome:
+    """Record one film with the fault injected, the players answering the session's doubts."""
+    table = Table(seed, film, lines, fault)
+    settings = Settings(white_right_high=white_right_high(film.look.corners), ratio=ratio)
+    follow(table.stream(), settings, match=table.match, buttons=table.buttons, bus=table.bus)
+    return _outcome(table, pickups(film))
+
+
+class Weighings:
+    """Every weighing the sessions make, as (log ratio, whether the best is the film's
+    action): how far apart right and wrong readings are is what the ratio is chosen from."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, bool]] = []
+        self.truth: list = []
+        self.match = None
+
+    def __enter__(self) -> Weighings:
+        weigh = Session._weigh
+
+        def watched(session, rolls=None):
+            weighing = weigh(session, rolls)
+            done = len(session.game.record)
+            expected = self.truth[done] if done < len(self.truth) else None
+            in_step = tuple(session.game.record) == tuple(self.truth[:done])
+            if in_step and weighing.runner_up is not None and weighing.best.kind == "complete":
+                self.seen.append((weighing.log_ratio,
+                                  _reading(expected) == weighing.best.reading))
+            return weighing
+
+        self._weigh, Session._weigh = weigh, watched
+        return self
+
+    def __exit__(self, *exc) -> None:
+        Session._weigh = self._weigh
+
+
+def _reading(action) -> str | None:
+    """An action as the session writes a complete reading ("64: 24/18 13/9")."""
+    if action is None or action.kind != "move":
+        return None
+    move = action.play.move if action.play else "(no move)"
+    return f"{action.dice[0]}{action.dice[1]}: {move}"
+
+
+def _outcome(table: Table, picked: list[int]) -> Outcome:
+    """Each of the film's actions: right (unsure first or not), wrong or not recorded; and
+    the delay from each dice pickup to the commit after it, pauses included."""
+    out = Outcome()
+    got, moves = table.match.games[0].record, 0
+    for i, action in enumerate(table.truth):
+        if i >= len(got):
+            out.missing += 1
+            continue
+        if got[i] != action:
+            out.wrong += 1
+        elif action.kind == "move" and moves in table.unsure:
+            out.unsure += 1
+        else:
+            out.right += 1
+        moves += action.kind == "move"
+    pickups_at = [table.at[p] for p in picked]
+    for commit in table.commits:
+        before = [p for p in pickups_at if p <= commit]
+        if before:
+            out.delays.append((commit - before[-1]) / FPS)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the Observations are kept")
+    parser.add_argument("--ratio", type=float, default=RATIO,
+                        help=f"likelihood ratio needed to record (default {RATIO:g})")
+    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
+    parser.add_argument("--weighings", action="store_true",
+                        help="also print how the log ratios of right and wrong best readings "
+                             "spread (what the ratio is chosen from)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    for seed in SEEDS:
-        print(f"game {seed}: {cached_observations(seed, args.cache)}", file=sys.stderr)
+    films = {seed: film_match(seed, games=1) for seed in SEEDS}
+    lines = {seed: [json.loads(line) for line in cached_observations(seed, args.cache)
+                    .read_text().splitlines()] for seed in SEEDS}
+    print(f"ratio {args.ratio:g}")
+    print(f"{'fault':<8} {'actions':>7} {'right':>6} {'unsure':>6} {'wrong':>6} {'missing':>7} "
+          f"{'median delay s':>14} {'cpu s':>6}")
+    weighings = Weighings()
+    for kind in args.kinds:
+        total, took = Outcome(), time.process_time()
+        for seed in SEEDS:
+            weighings.truth = films[seed].match.games[0].record
+            with weighings if args.weighings else _nothing():
+                got = run_film(seed, films[seed], lines[seed], KINDS[kind], args.ratio)
+            total.right += got.right
+            total.unsure += got.unsure
+            total.wrong += got.wrong
+            total.missing += got.missing
+            total.delays += got.delays
+            if got.wrong or got.missing:
+                print(f"  film {seed}: wrong {got.wrong}, missing {got.missing}",
+                      file=sys.stderr)
+        actions = total.right + total.unsure + total.wrong + total.missing
+        print(f"{kind:<8} {actions:>7} {total.right:>6} {total.unsure:>6} {total.wrong:>6} "
+              f"{total.missing:>7} {statistics.median(total.delays):>14.1f} "
+              f"{time.process_time() - took:>6.1f}")
+
+    if args.weighings:
+        _print_weighings(weighings.seen)
+
+
+def _print_weighings(seen: list[tuple[float, bool]]) -> None:
+    right = sorted(r for r, ok in seen if ok)
+    wrong = sorted(r for r, ok in seen if not ok)
+    print(f"weighings with a complete best: {len(seen)}; best wrong: {len(wrong)}, "
+          f"largest ratio of a wrong best: {math.exp(wrong[-1]) if wrong else 0:.3g}")
+    for ratio in (1.5, 3, 5, 10, 20, 50, 100, 1000):
+        above = sum(r >= math.log(ratio) for r in right)
+        print(f"  ratio {ratio:>6g}: right bests at or above it {above}/{len(right)}, "
+              f"wrong {sum(r >= math.log(ratio) for r in wrong)}/{len(wrong)}")
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        return None
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ KINDS = (
     "committed",     # a turn is recorded: data {"color", "dice", "move"} (move None = pass)
     "illegal",       # the board shows an illegal play: data {"reason", "points"}
     "mismatch",      # the board does not match the game: data {"points", "corrections"}
+    "unsure",        # two readings stay close: data {"points" in doubt, "readings", "ratio"}
     "takeback",      # the last turn was taken back
     "double", "take", "drop",
     "game_over",     # data {"winner", "points", "score"}

@@ -195,6 +195,7 @@ class Play:
                     obs = reader.read(frame)
                 except ValueError:
                     continue
+                session.observe(obs)
                 view = stabilizer.feed(obs, t)
                 if view is not None:
                     session.view(view)

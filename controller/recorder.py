@@ -64,13 +64,14 @@ def follow(observations: Iterable[tuple[float, dict | ValueError]], settings: Se
     session = Session(match, bus, journal, settings)
     stabilizer = Stabilizer(window)
     result = Recording(match, bus)
-    buttons = buttons or {}
+    buttons = {} if buttons is None else buttons
     for index, (t, obs) in enumerate(observations):
         if index in buttons:
             session.press(buttons[index])
         if isinstance(obs, Exception):
             result.unreadable.append((index, str(obs)))
             continue
+        session.observe(obs)
         view = stabilizer.feed(obs, t)
         if view is not None:
             session.view(view)

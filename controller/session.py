@@ -5,19 +5,70 @@ Turn flow (tournament convention): the roller's dice settle flat on the roller's
 recorded that no legal play reaches; a committed turn is journalled before it is announced.
 When the dice were not read (or misread) but the turn is over and exactly one roll's legal
 play reaches the board, that roll is recorded (`infer_dice`), as a person keeping score would.
+
+When the turn is over, every candidate the rules allow (each legal play of the roll and of the
+roll the dice seen over the turn make most likely, each partial play, the start) is scored by
+how well it explains the frames since the last hand (evidence.py). The best is recorded once
+it beats the runner-up by `Settings.ratio` in likelihood, on all those frames and on the latest ones
+alone; when it does not, the session says "unsure" with the points in doubt and both readings,
+and waits: for more frames, a touched-up stack, or the confirm button.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..engine.board import START, WHITE, Color
 from ..engine.game import Game, IllegalAction, Match
+from ..engine.moves import Play, position_from_mover
+from . import evidence
 from .events import EventBus
 from .journal import Journal
-from .reconciler import TurnJudge, Verdict, board_of, mismatch, rolls_reaching
+from .reconciler import ROLLS, TurnJudge, Verdict, board_of, mismatch, rolls_reaching
 from .stabilizer import StableView
+
+RATIO = 20.0          # likelihood ratio of the best reading over the runner-up to record it
+UNFINISHED = 0.02     # prior odds of a partial play or no move when the dice are picked up
+SEGMENT = 10          # frames since the last hand that are weighed (the latest ones)
+LATEST = 3            # the best must also be best on this many latest frames
+MIN_FRAMES = 3        # frames since the last hand needed before weighing
+UNEXPLAINED = 0.1     # a place read as its candidate gives with less than this is unexplained
+MAX_UNEXPLAINED = 2   # more unexplained places than this: the board does not support it
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A board the rules allow at the end of a turn: kind complete (a legal play of `roll`,
+    or no move when the roll has none), partial or start; `prior` is its log prior."""
+
+    kind: str
+    roll: tuple[int, int]
+    play: Play | None
+    board: evidence.Board
+    prior: float = 0.0
+
+    @property
+    def reading(self) -> str:
+        """The candidate in words, for the unsure event and the web view."""
+        if self.kind == "complete":
+            return f"{self.roll[0]}{self.roll[1]}: {self.play.move if self.play else '(no move)'}"
+        return "part of a play" if self.kind == "partial" else "no move yet"
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """The outcome of weighing the candidates: the best, the runner-up, their log ratio, the
+    points in doubt, and whether the best may be recorded."""
+
+    best: Candidate
+    runner_up: Candidate | None
+    log_ratio: float
+    doubt: tuple
+    decided: bool
 
 
 @dataclass(frozen=True)
@@ -31,6 +82,14 @@ class Settings:
     auto_commit: float | None = None  # seconds a complete play must stand to end the turn
     patience: float = 1.5  # seconds an illegal or mismatching board stands before we say so
     infer_dice: bool = True  # dice unread but only one roll explains the play: record it
+    ratio: float = RATIO  # how much likelier the best reading must be than the runner-up
+
+
+def _frame_of(v: StableView) -> dict:
+    """A stable view as one Observation."""
+    return {"points": list(v.points), "bar": {"white": v.bar_white, "black": v.bar_black},
+            "dice": [{"value": d.value, "field_xy": [d.x, d.y], "cocked": d.cocked}
+                     for d in v.dice], "hand": False, "confidence": 1.0}
 
 
 class Session:
@@ -50,6 +109,16 @@ class Session:
         self._wait_clear = False  # dice must leave the board before they count again
         self._last_verdict: Verdict | None = None
         self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
+        self.quirks = evidence.Quirks()  # this board's misreads (a new calibration: a new session)
+        self._segment: list[dict] = []  # hand-free frames since the last hand (latest SEGMENT)
+        self._observing = False  # fed frame by frame; otherwise each stable view is the evidence
+        self._dice_seen: list[tuple[int, ...]] = []  # the mover's dice, frame by frame
+        self._pending = False  # the turn is over but not yet decided: weigh every frame
+        self._opponent_rolled = False  # ... and the opponent has rolled since
+        self._stale = False  # ... and may have moved since: only the confirm button decides
+        self._unsure: Weighing | None = None  # said to be unsure: confirm records its best
+        self._waiting: list[str] = []  # buttons pressed while the turn was being decided
+        self._candidates: dict[tuple[int, int], tuple[list[Candidate], np.ndarray]] = {}
         if not match.games:
             match.new_game()
 
@@ -58,9 +127,32 @@ class Session:
         return self.match.games[-1]
 
     # --- input -----------------------------------------------------------------------------
+    def observe(self, obs: dict) -> None:
+        """Every frame, before the stabiliser: the evidence the candidates are weighed on."""
+        self._observing = True
+        if obs.get("error"):
+            return
+        if obs.get("hand"):
+            self._segment = []
+            self._stale = self._stale or self._opponent_rolled
+            return
+        self._segment = [*self._segment[1 - SEGMENT:], obs]
+        game = self.game
+        if not game.state.started or game.result is not None or self._stale:
+            return
+        dice = obs.get("dice", [])
+        sides = {self._side(d["field_xy"][0]) for d in dice}
+        if 0 < len(dice) <= 2 and sides == {game.turn}:  # a cocked die's value counts too
+            self._dice_seen.append(tuple(d["value"] for d in dice))
+        self._opponent_rolled |= self._pending and len(dice) == 2 and sides == {game.turn.other}
+        if self._pending and self.judge is not None and self._decide():
+            self._go_on()
+
     def view(self, v: StableView) -> None:
         """A new stable board view."""
         self.view_now = v
+        if not self._observing:  # the view stands for the frames it was voted from
+            self._segment = [_frame_of(v)] * evidence.LOOK
         if self._wait_clear:
             self._wait_clear = bool(v.dice)
             if self._wait_clear:
@@ -95,11 +187,14 @@ class Session:
                 self._commit(verdict.play)
 
     def press(self, name: str) -> None:
-        """A button: double, take, pass, undo (confirm and menu are the app's)."""
+        """A button: double, take, pass, undo; confirm records the best reading when the
+        session is unsure (menu is the app's)."""
         game = self.game
+        if self._waiting or (name == "double" and not self._finish_turn()):
+            self._waiting.append(name)  # after the turn on the board is decided
+            return
         try:
             if name == "double":
-                self._finish_turn()
                 game.double()
                 self._log({"type": "double"})
                 self.bus.emit("double", f"{game.doubled_by.key} doubles to {game.board.cube * 2}",
@@ -116,6 +211,9 @@ class Session:
                 self._game_over()
             elif name == "undo":
                 self.take_back()
+            elif name == "confirm" and self._unsure is not None:
+                self._record(self._unsure.best)
+                self._go_on()
         except IllegalAction as exc:
             self.bus.emit("illegal", f"{name}: {exc}", reason=str(exc), points=[])
 
@@ -179,6 +277,7 @@ class Session:
         game = self.game
         self.judge = TurnJudge(game.board, game.dice)
         self._complete_since = None
+        self._reset_weighing()
         self.bus.emit("dice", f"{game.turn.key} rolled {game.dice[0]}{game.dice[1]}",
                       color=game.turn.key, dice=list(game.dice))
         if not self.judge.plays:
@@ -188,43 +287,151 @@ class Session:
         verdict = self.judge.judge(v.board)
         opponent = self.game.turn.other
         if len(v.dice) == 2 and all(self._half_owner(d) is opponent for d in v.dice):
-            last = verdict if verdict.kind == "complete" else self._last_verdict
-            if last is not None and last.kind == "complete":
-                self._commit(last.play)  # the opponent has rolled: this turn is over
+            last = self._last_verdict
+            if self._decide():
+                pass  # the opponent has rolled: this turn is over
+            elif not self._observing and last is not None and last.kind == "complete":
+                self._commit(last.play)
             elif not self._read_from_play(v):
-                self._trouble(verdict, v.t)
+                if self._unsure is None:
+                    self._trouble(verdict, v.t)
                 return
             if self.game.result is None:
                 self._await_roll(v)
             return
         self._last_verdict = verdict
+        if v.dice and all(self._half_owner(d) is self.game.turn for d in v.dice):
+            self._pending, self._unsure = False, None  # the mover's dice are back
+        elif (not v.dice and self._decide()) or self._unsure is not None:
+            return  # the dice are picked up: recorded, or unsure and said so
         if verdict.kind in ("illegal", "mismatch"):
             self._complete_since = None
             self._trouble(verdict, v.t)
             return
         self._problem = None
         if verdict.kind == "complete":
-            if v.dice:
-                if self._complete_since is None:
-                    self._complete_since = v.t
-                    self.bus.emit("complete", verdict.play.move, move=verdict.play.move)
-                return
-            self._commit(verdict.play)
+            if v.dice and self._complete_since is None:
+                self._complete_since = v.t
+                self.bus.emit("complete", verdict.play.move, move=verdict.play.move)
             return
         self._complete_since = None
         if verdict.kind == "partial":
             self.bus.emit("in_progress", "moving")
         elif not v.dice:
-            if not self.judge.plays:
-                self._commit(None)
-            else:
-                self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
+            self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
+
+    # --- weighing the evidence ---------------------------------------------------------------
+    def _decide(self) -> bool:
+        """The turn is over: weigh the candidates and record the best when the evidence
+        decides; otherwise keep weighing every frame, and say so when two readings stay
+        close. True when the turn was recorded."""
+        self._pending = True
+        if len(self._segment) < MIN_FRAMES or self._stale:
+            return False
+        weighing = self._weigh()
+        if weighing.decided:
+            self._record(weighing.best)
+            return True
+        if self._close(weighing) and "complete" in (weighing.best.kind, weighing.runner_up.kind):
+            self._say_unsure(weighing)
+        return False
+
+    def _weigh(self, rolls: list[tuple[int, int]] | None = None) -> Weighing:
+        """Score every candidate of `rolls` on the frames since the last hand: by default the
+        roll read and the roll the dice seen over the turn make most likely; otherwise every
+        roll weighs its chance of being thrown too."""
+        game = self.game
+        priors_of_rolls = rolls is not None
+        if rolls is None:
+            rolls = [game.dice]
+            if self._dice_seen:
+                likely = max(ROLLS, key=lambda r: evidence.dice_score(r, self._dice_seen))
+                if likely != game.dice:
+                    rolls.append(likely)
+        found = [self._candidates_for(roll) for roll in rolls]
+        candidates = [c for group, _ in found for c in group]
+        boards = np.concatenate([b for _, b in found])
+        priors = np.array([c.prior + evidence.dice_score(c.roll, self._dice_seen) +
+                           (math.log((1 if c.roll[0] == c.roll[1] else 2) / 36)
+                            if priors_of_rolls else 0.0) for c in candidates])
+        scores = evidence.frame_scores(boards, self._segment, self.quirks) + priors
+        ranking = evidence.rank(scores, boards)
+        latest = evidence.frame_scores(boards, self._segment[-LATEST:], self.quirks) + priors
+        best = candidates[ranking.best]
+        decided = (best.kind == "complete"
+                   and ranking.log_ratio >= math.log(self.settings.ratio)
+                   and int(np.argmax(latest)) == ranking.best
+                   and evidence.unexplained(boards[ranking.best], self._segment, self.quirks,
+                                            UNEXPLAINED) <= MAX_UNEXPLAINED)
+        runner_up = None if ranking.runner_up is None else candidates[ranking.runner_up]
+        return Weighing(best, runner_up, ranking.log_ratio, ranking.doubt, decided)
+
+    def _candidates_for(self, roll: tuple[int, int]) -> tuple[list[Candidate], np.ndarray]:
+        """Every board the rules allow with `roll` at the end of the turn, and their places."""
+        if roll not in self._candidates:
+            judge = self.judge if self.judge and roll == self.game.dice else \
+                TurnJudge(self.game.board, roll)
+            unfinished = math.log(UNFINISHED) if judge.plays else 0.0
+            start = "start" if judge.plays else "complete"
+            candidates = [Candidate(start, roll, None, board_of(judge.start), unfinished)]
+            candidates += [Candidate("complete", roll, play, board_of(play.position))
+                           for play in judge.plays]
+            if judge is self.judge:
+                candidates += [Candidate("partial", roll, None,
+                                         board_of(position_from_mover(b, judge.start)),
+                                         unfinished) for b in sorted(judge.partial)]
+            boards = np.stack([evidence.board_places(c.board) for c in candidates])
+            self._candidates[roll] = (candidates, boards)
+        return self._candidates[roll]
+
+    def _say_unsure(self, weighing: Weighing) -> None:
+        """Two readings stay close: show the points in doubt and both readings, once."""
+        said = self._unsure
+        if said is not None and (said.best, said.runner_up) == (weighing.best,
+                                                                weighing.runner_up):
+            return
+        self._unsure = weighing
+        self._problem = None
+        readings = [weighing.best.reading, weighing.runner_up.reading]
+        where = ", ".join(str(p) for p in weighing.doubt)
+        self.bus.emit("unsure", f"unsure at {where}: {readings[0]} or {readings[1]}? press "
+                      "confirm for the first, or touch up the stack",
+                      points=list(weighing.doubt), readings=readings,
+                      ratio=round(math.exp(min(weighing.log_ratio, 50.0)), 2))
+
+    def _record(self, candidate: Candidate, inferred: bool = False) -> None:
+        """Record a candidate the evidence (or the player's confirm) decided; `inferred`: its
+        roll was read from the play, not from dice seen."""
+        game = self.game
+        if candidate.kind != "complete":
+            return
+        if candidate.roll != game.dice:
+            if game.dice is not None:
+                game.undo()  # the dice read first were not the dice the whole turn shows
+            game.roll(*candidate.roll)
+            how = "read from the play" if inferred else "read from the whole turn"
+            self.bus.emit("dice", f"{game.turn.key} rolled {candidate.roll[0]}"
+                          f"{candidate.roll[1]} ({how})", color=game.turn.key,
+                          dice=list(candidate.roll), **({"inferred": True} if inferred else {}))
+        self._problem = None
+        self._commit(candidate.play, inferred=inferred)
+        waiting, self._waiting = self._waiting, []
+        for name in waiting:
+            self.press(name)
+
+    def _go_on(self) -> None:
+        """After a turn decided late: the next roll may already lie on the board."""
+        v = self.view_now
+        if v is not None and self.game.result is None and self.game.dice is None and \
+                len(v.dice) == 2 and all(self._half_owner(d) is self.game.turn for d in v.dice):
+            self._await_roll(v)
 
     def _read_from_play(self, v: StableView) -> bool:
         """The opponent has rolled on a board that exactly one roll's legal play reaches (or
         several, or a pass, one of them most like the dice seen), though the mover's dice were
         not read (or read as others): record that roll and play. At the opening the mover is
-        whoever did not roll now."""
+        whoever did not roll now. Fed frame by frame, the session weighs every roll's plays
+        instead (`_read_by_weighing`)."""
         game = self.game
         owners = {self._half_owner(d) for d in v.dice}
         if not (self.settings.infer_dice and len(v.dice) == 2 and len(owners) == 1) or \
@@ -234,6 +441,8 @@ class Session:
         started = game.state.started
         if started and mover is not game.turn:
             return False
+        if started and self._observing:
+            return self._read_by_weighing()
         found = rolls_reaching(game.board if started else replace(game.board, turn=mover),
                                v.board)
         if not started:  # the opening roll is one die each: never a double, never a pass
@@ -255,6 +464,25 @@ class Session:
         self._commit(play, inferred=True)
         return True
 
+    def _read_by_weighing(self) -> bool:
+        """Weigh the plays of every roll on the frames since the last hand, with the dice seen
+        over the turn and each roll's chance; record the best when the evidence decides (a
+        pass only with a die of its roll seen)."""
+        if len(self._segment) < MIN_FRAMES or self._stale:
+            return False
+        weighing = self._weigh(list(ROLLS))
+        if weighing.decided and (weighing.best.play is not None or self._dice_seen):
+            self._record(weighing.best, inferred=True)
+            return True
+        if self._close(weighing):
+            self._say_unsure(weighing)
+        return False
+
+    def _close(self, weighing: Weighing) -> bool:
+        """Whether the runner-up is too close to the best to record it."""
+        return weighing.runner_up is not None and \
+            weighing.log_ratio < math.log(self.settings.ratio)
+
     def _most_like_seen(self, found: list) -> list:
         """The rolls in `found` that share the most dice (at least one) with those seen this
         turn."""
@@ -263,12 +491,17 @@ class Session:
         best = max((shared(roll) for roll, _ in found), default=0)
         return [(roll, play) for roll, play in found if shared(roll) == best >= 1]
 
-    def _finish_turn(self) -> None:
-        """The opponent acts (doubles): the mover's complete play on the board ends the turn."""
-        if self.judge is not None and self.view_now is not None:
-            verdict = self.judge.judge(self.view_now.board)
-            if verdict.kind == "complete":
-                self._commit(verdict.play)
+    def _finish_turn(self) -> bool:
+        """The opponent acts (doubles): the mover's complete play on the board ends the turn.
+        False when the turn is over but the evidence has not decided it yet."""
+        if self.judge is None or self.view_now is None:
+            return True
+        if self._observing and self._pending:
+            return self._decide()
+        verdict = self.judge.judge(self.view_now.board)
+        if verdict.kind == "complete":
+            self._commit(verdict.play)
+        return True
 
     def _trouble(self, verdict: Verdict, t: float) -> None:
         key = (verdict.kind, verdict.reason, verdict.points)
@@ -289,14 +522,24 @@ class Session:
         if inferred:
             record["inferred"] = True
         self._log(record)
+        if len(self._segment) >= MIN_FRAMES:
+            self.quirks.learn(board_of(game.board), self._segment)
         self._complete_since = None
         self._last_verdict = None
         self._seen = ()
+        self._dice_seen = []
         self.judge = None
+        self._reset_weighing()
         text = f"{color.key} {dice[0]}{dice[1]}: {move or '(no move)'}"
         self.bus.emit("committed", text, color=color.key, dice=list(dice), move=move)
         if game.result is not None:
             self._game_over()
+
+    def _reset_weighing(self) -> None:
+        """A new turn (or the same again): nothing weighed yet."""
+        self._candidates = {}
+        self._pending, self._unsure = False, None
+        self._opponent_rolled = self._stale = False
 
     def _game_over(self) -> None:
         result = self.game.result
@@ -333,6 +576,7 @@ class Session:
         game.undo()
         self._log({"type": "undo"})
         self.judge = TurnJudge(game.board, game.dice)
+        self._reset_weighing()
         self.bus.emit("takeback", f"{game.turn.key} takes back the last play",
                       color=game.turn.key, dice=list(game.dice))
 
@@ -353,9 +597,13 @@ class Session:
     # --- geometry ----------------------------------------------------------------------------
     def _half_owner(self, d) -> Color | None:
         """Whose right half a die lies on (None: on the bar)."""
-        if abs(d.x - 0.5) < self.settings.bar_width / 2:
+        return self._side(d.x)
+
+    def _side(self, x: float) -> Color | None:
+        """Whose right half field x is on (None: the bar)."""
+        if abs(x - 0.5) < self.settings.bar_width / 2:
             return None
-        high = d.x > 0.5
+        high = x > 0.5
         return WHITE if high == self.settings.white_right_high else WHITE.other
 
     def _bad_roll(self, v: StableView, roller: Color) -> str | None:

@@ -170,7 +170,7 @@ def test_the_journal_rebuilds_the_match_even_after_a_torn_write(tmp_path):
     assert records(rebuild(read_journal(path))[0]) == records(result.match)
 
 
-def test_a_turn_that_cannot_be_resolved_is_flagged_never_invented():
+def test_a_point_misread_for_good_no_longer_stalls_the_game():
     film = FILMS[0]
     obs = observations(film)
     truth = film.match.games[0].record
@@ -180,9 +180,7 @@ def test_a_turn_that_cannot_be_resolved_is_flagged_never_invented():
         o["points"][11] += 1 if o["points"][11] >= 0 else -1
     result = record(obs, lambda o: o, calibration=calibration(film), buttons=film.buttons,
                     match=type(film.match)(length=3))
-    got = result.match.games[0].record
-    assert got == truth[:len(got)] and len(got) < len(truth)
-    assert any(e.kind in ("mismatch", "illegal") for e in result.bus.history)
+    assert result.match.games[0].record == truth
 
 
 def _shot_after_moves(film, moves: int) -> int:
