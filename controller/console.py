@@ -10,7 +10,7 @@ from ..engine.game import Match
 from .events import Event, EventBus
 
 _SHOWN = ("committed", "game_over", "match_over", "new_game", "double", "take", "drop",
-          "takeback", "status")
+          "takeback", "status", "unsure")
 
 
 def summary(match: Match) -> str:

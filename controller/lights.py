@@ -36,6 +36,8 @@ class Lights:
             top = signals.roll_again(game.turn)
         elif kind == "illegal" and data.get("points"):
             top = signals.illegal_move(data["points"])
+        elif kind == "unsure":
+            top = signals.unsure(data["points"] or [f"play {game.turn.key}"])  # or the dice
         elif kind == "mismatch":
             top = signals.mismatch([tuple(m) for m in data["corrections"]])
         elif kind == "game_over":

@@ -37,11 +37,16 @@ class LiveState:
         self._tutor: dict | None = None
         self._jpeg: bytes | None = None
         self._observation: dict | None = None
+        self._unsure: dict | None = None  # the readings the session cannot tell apart
 
     # --- fed by the play loop ------------------------------------------------------------
     def event(self, event: Event) -> None:
         with self._lock:
             self._events.append(event.to_dict())
+            if event.kind == "unsure":
+                self._unsure = {k: event.data[k] for k in ("points", "readings")}
+            elif event.kind in ("committed", "dice", "takeback", "new_game"):
+                self._unsure = None
             self._changed()
 
     def frame(self, image: np.ndarray, observation: dict | None = None) -> None:
@@ -128,4 +133,5 @@ class LiveState:
                 "status": dict(self._status),
                 "tutor": self._tutor,
                 "observation": self._observation,
+                "unsure": self._unsure,
             }

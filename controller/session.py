@@ -228,8 +228,8 @@ class Session:
 
     def _await_roll(self, v: StableView) -> None:
         game = self.game
-        if self._read_from_play(v) and game.result:
-            return
+        if (self._read_from_play(v) and game.result) or self._unsure is not None:
+            return  # the game is over, or the last turn waits for the players to decide
         expected = board_of(game.board)
         if v.dice and game.state.started and all(self._half_owner(d) is game.turn
                                                  for d in v.dice):
@@ -332,7 +332,7 @@ class Session:
         if weighing.decided:
             self._record(weighing.best)
             return True
-        if self._close(weighing) and "complete" in (weighing.best.kind, weighing.runner_up.kind):
+        if self._close(weighing):
             self._say_unsure(weighing)
         return False
 
@@ -387,14 +387,14 @@ class Session:
     def _say_unsure(self, weighing: Weighing) -> None:
         """Two readings stay close: show the points in doubt and both readings, once."""
         said = self._unsure
-        if said is not None and (said.best, said.runner_up) == (weighing.best,
-                                                                weighing.runner_up):
+        if said is not None and {said.best, said.runner_up} == {weighing.best,
+                                                                weighing.runner_up}:
             return
         self._unsure = weighing
         self._problem = None
         readings = [weighing.best.reading, weighing.runner_up.reading]
-        where = ", ".join(str(p) for p in weighing.doubt)
-        self.bus.emit("unsure", f"unsure at {where}: {readings[0]} or {readings[1]}? press "
+        where = ", ".join(str(p) for p in weighing.doubt) or "the dice"
+        self.bus.emit("unsure", f"unsure of {where}: {readings[0]} or {readings[1]}? press "
                       "confirm for the first, or touch up the stack",
                       points=list(weighing.doubt), readings=readings,
                       ratio=round(math.exp(min(weighing.log_ratio, 50.0)), 2))
@@ -468,6 +468,7 @@ class Session:
         """Weigh the plays of every roll on the frames since the last hand, with the dice seen
         over the turn and each roll's chance; record the best when the evidence decides (a
         pass only with a die of its roll seen)."""
+        self._pending = self._opponent_rolled = True  # a hand from now on: only confirm
         if len(self._segment) < MIN_FRAMES or self._stale:
             return False
         weighing = self._weigh(list(ROLLS))
@@ -479,8 +480,9 @@ class Session:
         return False
 
     def _close(self, weighing: Weighing) -> bool:
-        """Whether the runner-up is too close to the best to record it."""
+        """Whether a complete play and another reading are too close to record either."""
         return weighing.runner_up is not None and \
+            "complete" in (weighing.best.kind, weighing.runner_up.kind) and \
             weighing.log_ratio < math.log(self.settings.ratio)
 
     def _most_like_seen(self, found: list) -> list:

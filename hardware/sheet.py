@@ -29,6 +29,8 @@ def situations() -> list[tuple[str, str, Frame, Position]]:
          s.illegal_move([24, 20]), start),
         ("Board does not match (13/10 8/5 moved)", "orange flash = from, then white = to, "
          "pair by pair", s.mismatch(s.corrections(moved.to_dict(), start.to_dict())), moved),
+        ("Unsure: 13/7 or part of a play?", "the points in doubt, pink, three flashes "
+         "and a pause", s.unsure([13, 7]), start),
         ("Legal sources for 6-5", "green, steady", s.legal_sources(start, (6, 5)), start),
         ("Lifted from 24 with 6-5", "destinations cyan blink; origin dim green",
          s.destinations(start, (6, 5), 24), start),
@@ -56,6 +58,7 @@ def meanings_sheet(columns: int = 2) -> np.ndarray:
             cv2.putText(caption, text, (8, 18 + 20 * row), cv2.FONT_HERSHEY_SIMPLEX, scale,
                         (0, 0, 0), 1, cv2.LINE_AA)
         panels.append(np.vstack([img, caption]))
+    panels += [np.full_like(panels[0], 255)] * (-len(panels) % columns)  # fill the last row
     rows = [np.hstack(panels[i : i + columns]) for i in range(0, len(panels), columns)]
     return np.vstack(rows)
 

@@ -38,6 +38,7 @@ MAGENTA: RGB = (255, 0, 255)
 VIOLET: RGB = (120, 0, 255)
 PURPLE: RGB = (160, 0, 255)
 GOLD: RGB = (255, 160, 0)
+PINK: RGB = (255, 40, 140)
 SLOT = 4
 """Ticks (half a second) per step of a sequence."""
 SCORE_LEDS = 12
@@ -72,6 +73,12 @@ def mismatch(moves: Sequence[tuple[Place, Place]]) -> Frame:
     """The board does not match: for each (from, to) in turn, `from` flashes orange, then `to`
     shows white, like correction mode on chess e-boards (see `corrections`)."""
     return _sequence(moves, (ORANGE, OFF) * (SLOT // 2), (PLAYER["white"],) * SLOT)
+
+
+def unsure(places: Iterable[Place]) -> Frame:
+    """The camera cannot tell two readings apart: the points in doubt flash pink three times,
+    then pause (a question: confirm, or touch up the stack)."""
+    return DARK.lit(places, (PINK, OFF) * 3 + (OFF,) * 2)
 
 
 def corrections(seen: Mapping[str, Any], expected: Mapping[str, Any]) -> list[tuple[Place, Place]]:

@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const WARNINGS = new Set(["illegal", "mismatch", "roll_again", "no_move"]);
+const WARNINGS = new Set(["illegal", "mismatch", "roll_again", "no_move", "unsure"]);
 const PASSING = new Set(["in_progress", "complete"]);  // the board and the move list show these
 let cameraBusy = false;
 
@@ -39,6 +39,14 @@ function tutorText(t) {
   if (t.kind === "cube") return [`cube for ${t.player}: ${t.advice}`, false];
   if (t.kind === "failed") return [`tutor: ${t.reason}`, true];
   return [t.text ?? JSON.stringify(t), false];
+}
+
+// Two readings the session cannot tell apart (points in doubt flash pink on the board).
+function showUnsure(u) {
+  $("unsure").hidden = !u;
+  if (!u) return;
+  text("unsure-points", u.points.join(", "));
+  list("unsure-readings", u.readings, (r) => [r, false]);
 }
 
 function badge(name, value) {
@@ -86,6 +94,7 @@ function show(s) {
     cameraBusy = true;
     $("camera").src = `camera.jpg?v=${s.version}`;
   }
+  showUnsure(s.unsure);
   list("moves", s.moves, (m) => [moveText(m), false]);
   list("events", s.events.filter((e) => !PASSING.has(e.kind)).reverse(), (e) => [e.text, WARNINGS.has(e.kind) || e.ok === false]);
   remember(s.tutor);
