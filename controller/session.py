@@ -344,7 +344,7 @@ class Session:
         priors_of_rolls = rolls is not None
         if rolls is None:
             rolls = [game.dice]
-            if self._dice_seen:
+            if self._dice_seen and not self._opening_turn():  # the opening's dice stay
                 likely = max(ROLLS, key=lambda r: evidence.dice_score(r, self._dice_seen))
                 if likely != game.dice:
                     rolls.append(likely)
@@ -439,8 +439,9 @@ class Session:
             return False
         mover = owners.pop().other
         started = game.state.started
-        if started and mover is not game.turn:
-            return False
+        if started and (mover is not game.turn or
+                        (game.dice is not None and self._opening_turn())):
+            return False  # not the mover's turn, or the opening roll was read
         if started and self._observing:
             return self._read_by_weighing()
         found = rolls_reaching(game.board if started else replace(game.board, turn=mover),
@@ -484,6 +485,10 @@ class Session:
         return weighing.runner_up is not None and \
             "complete" in (weighing.best.kind, weighing.runner_up.kind) and \
             weighing.log_ratio < math.log(self.settings.ratio)
+
+    def _opening_turn(self) -> bool:
+        """Whether no play has been made yet this game (the dice are the opening roll's)."""
+        return not any(a.kind == "move" for a in self.game.record)
 
     def _most_like_seen(self, found: list) -> list:
         """The rolls in `found` that share the most dice (at least one) with those seen this
