@@ -16,13 +16,15 @@ Observations and every film recorded again through the session, frame by frame:
     noise5, noise15, noise30 (and noise50, noise70, beyond the issue's levels): one random
        point one off in 5%, 15%, 30% (50%, 70%) of the frames
 
-When the session says it is unsure, the simulated player answers one second later: confirm
-when the first reading is the film's, otherwise they touch up the stack (the faults stop at
-the points in doubt until the turn is recorded). Per kind it prints the actions (dice and
-play, cube) recorded right without help, right after an unsure, wrong, and not recorded,
-and the median (and longest) delay from the dice pickup to the commit.
+When the session says it is unsure, the film pauses while the players answer (Table): a
+second later they press confirm when the first reading is the film's, otherwise they touch up
+the stacks in doubt (every stack when neither reading is theirs) and the faults spare them
+until the turn is recorded. Per kind it prints the actions (dice and play, cube) recorded
+right without help, right after an unsure, wrong, and not recorded, and the median (and
+longest) delay from the dice pickup to the commit, pauses included. `--weighings` adds how
+the likelihood ratios of right and wrong best readings spread: what the ratio is chosen from.
 
-    python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--cache DIR]
+    python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--weighings] [--cache DIR]
 """
 
 from __future__ import annotations
