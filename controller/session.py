@@ -8,10 +8,10 @@ play reaches the board, that roll is recorded (`infer_dice`), as a person keepin
 
 When the turn is over, every candidate the rules allow (each legal play of the roll and of the
 roll the dice seen over the turn make most likely, each partial play, the start) is scored by
-how well it explains the frames since the last hand (evidence.py). The best is recorded once
-it beats the runner-up by `Settings.ratio` in likelihood, on all those frames and on the latest ones
-alone; when it does not, the session says "unsure" with the points in doubt and both readings,
-and waits: for more frames, a touched-up stack, or the confirm button.
+how well it explains the frames since the last hand (weighing.py). The best is recorded once
+it beats the runner-up by `Settings.ratio` in likelihood, on all those frames and on the
+latest ones alone; when it does not, the session says "unsure" with the points in doubt and
+both readings, and waits: for more frames, a touched-up stack, or the confirm button.
 """
 
 from __future__ import annotations
@@ -20,55 +20,14 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from ..engine.board import START, WHITE, Color
 from ..engine.game import Game, IllegalAction, Match
-from ..engine.moves import Play, position_from_mover
 from . import evidence
 from .events import EventBus
 from .journal import Journal
 from .reconciler import ROLLS, TurnJudge, Verdict, board_of, mismatch, rolls_reaching
 from .stabilizer import StableView
-
-RATIO = 20.0          # likelihood ratio of the best reading over the runner-up to record it
-UNFINISHED = 0.02     # prior odds of a partial play or no move when the dice are picked up
-SEGMENT = 10          # frames since the last hand that are weighed (the latest ones)
-LATEST = 3            # the best must also be best on this many latest frames
-MIN_FRAMES = 3        # frames since the last hand needed before weighing
-UNEXPLAINED = 0.1     # a place read as its candidate gives with less than this is unexplained
-MAX_UNEXPLAINED = 2   # more unexplained places than this: the board does not support it
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A board the rules allow at the end of a turn: kind complete (a legal play of `roll`,
-    or no move when the roll has none), partial or start; `prior` is its log prior."""
-
-    kind: str
-    roll: tuple[int, int]
-    play: Play | None
-    board: evidence.Board
-    prior: float = 0.0
-
-    @property
-    def reading(self) -> str:
-        """The candidate in words, for the unsure event and the web view."""
-        if self.kind == "complete":
-            return f"{self.roll[0]}{self.roll[1]}: {self.play.move if self.play else '(no move)'}"
-        return "part of a play" if self.kind == "partial" else "no move yet"
-
-
-@dataclass(frozen=True)
-class Weighing:
-    """The outcome of weighing the candidates: the best, the runner-up, their log ratio, the
-    points in doubt, and whether the best may be recorded."""
-
-    best: Candidate
-    runner_up: Candidate | None
-    log_ratio: float
-    doubt: tuple
-    decided: bool
+from .weighing import RATIO, Candidate, Scales, Weighing
 
 
 @dataclass(frozen=True)
@@ -109,16 +68,13 @@ class Session:
         self._wait_clear = False  # dice must leave the board before they count again
         self._last_verdict: Verdict | None = None
         self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
-        self.quirks = evidence.Quirks()  # this board's misreads (a new calibration: a new session)
-        self._segment: list[dict] = []  # hand-free frames since the last hand (latest SEGMENT)
+        self.scales = Scales()  # the evidence; a new calibration starts a new session
         self._observing = False  # fed frame by frame; otherwise each stable view is the evidence
-        self._dice_seen: list[tuple[int, ...]] = []  # the mover's dice, frame by frame
         self._pending = False  # the turn is over but not yet decided: weigh every frame
         self._opponent_rolled = False  # ... and the opponent has rolled since
         self._stale = False  # ... and may have moved since: only the confirm button decides
         self._unsure: Weighing | None = None  # said to be unsure: confirm records its best
         self._waiting: list[str] = []  # buttons pressed while the turn was being decided
-        self._candidates: dict[tuple[int, int], tuple[list[Candidate], np.ndarray]] = {}
         if not match.games:
             match.new_game()
 
@@ -132,18 +88,17 @@ class Session:
         self._observing = True
         if obs.get("error"):
             return
+        self.scales.frame(obs)
         if obs.get("hand"):
-            self._segment = []
             self._stale = self._stale or self._opponent_rolled
             return
-        self._segment = [*self._segment[1 - SEGMENT:], obs]
         game = self.game
         if not game.state.started or game.result is not None or self._stale:
             return
         dice = obs.get("dice", [])
         sides = {self._side(d["field_xy"][0]) for d in dice}
         if 0 < len(dice) <= 2 and sides == {game.turn}:  # a cocked die's value counts too
-            self._dice_seen.append(tuple(d["value"] for d in dice))
+            self.scales.dice_seen.append(tuple(d["value"] for d in dice))
         self._opponent_rolled |= self._pending and len(dice) == 2 and sides == {game.turn.other}
         if self._pending and self.judge is not None and self._decide():
             self._go_on()
@@ -152,7 +107,7 @@ class Session:
         """A new stable board view."""
         self.view_now = v
         if not self._observing:  # the view stands for the frames it was voted from
-            self._segment = [_frame_of(v)] * evidence.LOOK
+            self.scales.segment = [_frame_of(v)] * evidence.LOOK
         if self._wait_clear:
             self._wait_clear = bool(v.dice)
             if self._wait_clear:
@@ -326,63 +281,26 @@ class Session:
         decides; otherwise keep weighing every frame, and say so when two readings stay
         close. True when the turn was recorded."""
         self._pending = True
-        if len(self._segment) < MIN_FRAMES or self._stale:
+        if not self.scales.ready or self._stale:
             return False
         weighing = self._weigh()
         if weighing.decided:
             self._record(weighing.best)
             return True
-        if self._close(weighing):
+        if weighing.close(self.settings.ratio):
             self._say_unsure(weighing)
         return False
 
     def _weigh(self, rolls: list[tuple[int, int]] | None = None) -> Weighing:
-        """Score every candidate of `rolls` on the frames since the last hand: by default the
-        roll read and the roll the dice seen over the turn make most likely; otherwise every
+        """Weigh the candidates of `rolls`: by default the roll read and the roll the dice
+        seen over the turn make most likely (never another at the opening); otherwise every
         roll weighs its chance of being thrown too."""
         game = self.game
-        priors_of_rolls = rolls is not None
+        roll_odds = rolls is not None
         if rolls is None:
-            rolls = [game.dice]
-            if self._dice_seen and not self._opening_turn():  # the opening's dice stay
-                likely = max(ROLLS, key=lambda r: evidence.dice_score(r, self._dice_seen))
-                if likely != game.dice:
-                    rolls.append(likely)
-        found = [self._candidates_for(roll) for roll in rolls]
-        candidates = [c for group, _ in found for c in group]
-        boards = np.concatenate([b for _, b in found])
-        priors = np.array([c.prior + evidence.dice_score(c.roll, self._dice_seen) +
-                           (math.log((1 if c.roll[0] == c.roll[1] else 2) / 36)
-                            if priors_of_rolls else 0.0) for c in candidates])
-        scores = evidence.frame_scores(boards, self._segment, self.quirks) + priors
-        ranking = evidence.rank(scores, boards)
-        latest = evidence.frame_scores(boards, self._segment[-LATEST:], self.quirks) + priors
-        best = candidates[ranking.best]
-        decided = (best.kind == "complete"
-                   and ranking.log_ratio >= math.log(self.settings.ratio)
-                   and int(np.argmax(latest)) == ranking.best
-                   and evidence.unexplained(boards[ranking.best], self._segment, self.quirks,
-                                            UNEXPLAINED) <= MAX_UNEXPLAINED)
-        runner_up = None if ranking.runner_up is None else candidates[ranking.runner_up]
-        return Weighing(best, runner_up, ranking.log_ratio, ranking.doubt, decided)
-
-    def _candidates_for(self, roll: tuple[int, int]) -> tuple[list[Candidate], np.ndarray]:
-        """Every board the rules allow with `roll` at the end of the turn, and their places."""
-        if roll not in self._candidates:
-            judge = self.judge if self.judge and roll == self.game.dice else \
-                TurnJudge(self.game.board, roll)
-            unfinished = math.log(UNFINISHED) if judge.plays else 0.0
-            start = "start" if judge.plays else "complete"
-            candidates = [Candidate(start, roll, None, board_of(judge.start), unfinished)]
-            candidates += [Candidate("complete", roll, play, board_of(play.position))
-                           for play in judge.plays]
-            if judge is self.judge:
-                candidates += [Candidate("partial", roll, None,
-                                         board_of(position_from_mover(b, judge.start)),
-                                         unfinished) for b in sorted(judge.partial)]
-            boards = np.stack([evidence.board_places(c.board) for c in candidates])
-            self._candidates[roll] = (candidates, boards)
-        return self._candidates[roll]
+            likely = None if self._opening_turn() else self.scales.likely_roll()
+            rolls = [game.dice] + ([likely] if likely not in (None, game.dice) else [])
+        return self.scales.weigh(game.board, self.judge, rolls, self.settings.ratio, roll_odds)
 
     def _say_unsure(self, weighing: Weighing) -> None:
         """Two readings stay close: show the points in doubt and both readings, once."""
@@ -470,21 +388,15 @@ class Session:
         over the turn and each roll's chance; record the best when the evidence decides (a
         pass only with a die of its roll seen)."""
         self._pending = self._opponent_rolled = True  # a hand from now on: only confirm
-        if len(self._segment) < MIN_FRAMES or self._stale:
+        if not self.scales.ready or self._stale:
             return False
         weighing = self._weigh(list(ROLLS))
-        if weighing.decided and (weighing.best.play is not None or self._dice_seen):
+        if weighing.decided and (weighing.best.play is not None or self.scales.dice_seen):
             self._record(weighing.best, inferred=True)
             return True
-        if self._close(weighing):
+        if weighing.close(self.settings.ratio):
             self._say_unsure(weighing)
         return False
-
-    def _close(self, weighing: Weighing) -> bool:
-        """Whether a complete play and another reading are too close to record either."""
-        return weighing.runner_up is not None and \
-            "complete" in (weighing.best.kind, weighing.runner_up.kind) and \
-            weighing.log_ratio < math.log(self.settings.ratio)
 
     def _opening_turn(self) -> bool:
         """Whether no play has been made yet this game (the dice are the opening roll's)."""
@@ -529,12 +441,10 @@ class Session:
         if inferred:
             record["inferred"] = True
         self._log(record)
-        if len(self._segment) >= MIN_FRAMES:
-            self.quirks.learn(board_of(game.board), self._segment)
+        self.scales.committed(board_of(game.board))
         self._complete_since = None
         self._last_verdict = None
         self._seen = ()
-        self._dice_seen = []
         self.judge = None
         self._reset_weighing()
         text = f"{color.key} {dice[0]}{dice[1]}: {move or '(no move)'}"
@@ -544,7 +454,7 @@ class Session:
 
     def _reset_weighing(self) -> None:
         """A new turn (or the same again): nothing weighed yet."""
-        self._candidates = {}
+        self.scales.new_turn()
         self._pending, self._unsure = False, None
         self._opponent_rolled = self._stale = False
 
