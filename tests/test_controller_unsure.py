@@ -117,6 +117,24 @@ def test_a_dance_whose_dice_stay_in_doubt_waits_for_confirm(tmp_path):
     assert [tuple(t) for t in turns] == TRUTH
 
 
+def test_learning_the_boards_quirks_is_what_keeps_the_short_stacks_game_going(monkeypatch):
+    def turns(bus: EventBus) -> list[tuple]:
+        match = Match()
+        follow(((o["t"], o) for o in map(json.loads, stream(short_stacks).splitlines())),
+               Settings(white_right_high=False), match=match, bus=bus,
+               buttons=dict(FILM.buttons))
+        return [(a.color.key, list(a.dice), a.play.move if a.play else None)
+                for a in match.games[0].record if a.kind == "move"]
+
+    assert turns(EventBus()) == TRUTH
+    monkeypatch.setattr(evidence.Quirks, "learn", lambda self, board, frames: None)
+    bus = EventBus()
+    assert turns(bus) == TRUTH[:50]  # stuck in the bear-off, where stacks of six stand
+    assert [e.text for e in bus.history if e.kind == "unsure"][0] == (
+        "unsure of 20, 22, 23: 41: 5/1 4/3 or 41: 4/off 2/1? press confirm for the first, "
+        "or touch up the stack")
+
+
 # --- one turn, two readings: the unsure event, its LEDs and its web view ------------------
 
 def frame_of(points, dice=()) -> dict:
