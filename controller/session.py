@@ -143,10 +143,12 @@ class Session:
 
     def press(self, name: str) -> None:
         """A button: double, take, pass, undo; confirm records the best reading when the
-        session is unsure (menu is the app's)."""
+        session is unsure (menu is the app's). A double while the turn on the board is being
+        decided waits for it, and so do take and pass after it."""
         game = self.game
-        if self._waiting or (name == "double" and not self._finish_turn()):
-            self._waiting.append(name)  # after the turn on the board is decided
+        if name in ("double", "take", "pass") and \
+                (self._waiting or (name == "double" and not self._finish_turn())):
+            self._waiting.append(name)
             return
         try:
             if name == "double":

@@ -185,6 +185,12 @@ def test_confirm_records_the_first_reading():
     assert [(a.dice, a.play.move) for a in match.games[0].record] == [((3, 1), "24/21 6/5")]
 
 
+def test_a_double_pressed_while_unsure_waits_for_the_turn():
+    match, bus = halfway_session((30, "double"), (32, "take"), (35, "confirm"))
+    assert [(a.color.key, a.kind) for a in match.games[0].record] == [
+        ("white", "move"), ("black", "double"), ("white", "take")]
+
+
 def test_the_leds_flash_the_points_in_doubt_pink_three_times():
     pink, off = (255, 40, 140), (0, 0, 0)
     frame = signals.unsure([5, 8, "bar white"])
