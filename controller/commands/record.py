@@ -12,8 +12,9 @@ from . import example
 def register(sub) -> None:
     p = sub.add_parser("record", help="record a filmed game or match into a .mat or .sgf file",
                        description="Read a video file or a folder of frames (name order), "
-                                   "follow the game from the initial position and write a "
-                                   "match file that GNU Backgammon imports.",
+                                   "or any reader's Observations (--observations), follow the "
+                                   "game from the initial position and write a match file "
+                                   "that GNU Backgammon imports.",
                        epilog=example("bgboard record game.mp4 --calibration cal.json "
                                       "--out game.mat --match 5 --players Alice Bob"))
     p.add_argument("source", metavar="VIDEO_OR_DIR", nargs="?",
