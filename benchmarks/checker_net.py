@@ -64,7 +64,7 @@ def tensors(patches: np.ndarray, counts: np.ndarray):
 
 
 def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path) -> None:
-    """Train (resuming from cache/checker_net.pt), then export to `out` as ONNX."""
+    """Train (resuming from cache/<out's name>.pt), then export to `out` as ONNX."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
@@ -72,7 +72,7 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (
         len(patches) // BATCH + 1))
-    checkpoint = cache / "checker_net.pt"
+    checkpoint = cache / f"{out.stem}.pt"
     first = 0
     if checkpoint.exists():
         state = torch.load(checkpoint)
@@ -95,7 +95,7 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
             right += int((count_logits.argmax(1) == n).sum())
             seen += len(idx)
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(),

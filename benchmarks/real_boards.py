@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.vision.column_reader import MODEL
 from bgboard.vision.read import Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -81,11 +82,11 @@ def score(entry: dict, obs: dict) -> dict:
             "tally": tally(truth, reading, skip)}
 
 
-def read_photo(entry: dict, checkers: str = "colour") -> tuple[np.ndarray, dict]:
+def read_photo(entry: dict, checkers: str = "colour", net: Path = MODEL) -> tuple[np.ndarray, dict]:
     """The entry's copy of the photo and its reading through its minimal calibration by the
-    checker reader `checkers` (colour or net)."""
+    checker reader `checkers` (colour, or net with the ONNX file `net`)."""
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
-    return image, Reader(calibration(entry), checkers).read(image)
+    return image, Reader(calibration(entry), checkers, net).read(image)
 
 
 def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> Path:
@@ -157,11 +158,12 @@ def report(title: str, results: list[dict], worst: int, unit: str = "photos") ->
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
 
 
-def measure(entries: list[dict], show_dir: Path | None, checkers: str = "colour") -> list[dict]:
+def measure(entries: list[dict], show_dir: Path | None, checkers: str = "colour",
+            net: Path = MODEL) -> list[dict]:
     """Read and score each labelled photo copy; picture it into `show_dir` if given."""
     results = []
     for entry in entries:
-        image, obs = read_photo(entry, checkers)
+        image, obs = read_photo(entry, checkers, net)
         results.append(score(entry, obs))
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
@@ -178,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also read the other copies the labels carry corners for")
     parser.add_argument("--checkers", choices=("colour", "net"), default="colour",
                         help="checker reader (default colour)")
+    parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
+                        help="the column net --checkers net uses (default the shipped one)")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
     args = parser.parse_args(argv)
@@ -190,12 +194,12 @@ def main(argv: list[str] | None = None) -> int:
         args.show.mkdir(parents=True, exist_ok=True)
     chosen = [e for e in load_labels()
               if not e["partial"] and (not args.fold or e["fold"] in args.fold)]
-    results = measure(chosen, args.show, args.checkers)
+    results = measure(chosen, args.show, args.checkers, args.net)
     report(f"Real board photos, corners given, {args.checkers} checker reader: "
            f"{len(results)} photos", results, args.worst)
     if args.copies:
         copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
-        results = measure(copies, args.show, args.checkers)
+        results = measure(copies, args.show, args.checkers, args.net)
         names = len({e["name"] for e in copies})
         print()
         report(f"Other copies of {names} of those photos, corners carried over: "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -24,10 +25,10 @@ OPTIONS = 3  # readings kept per point
 
 
 @cache
-def net() -> cv2.dnn.Net:
-    if not MODEL.is_file():
-        raise ValueError(f"the learned checker reader is not installed ({MODEL} is missing)")
-    return cv2.dnn.readNetFromONNX(str(MODEL))
+def net(model: Path = MODEL) -> cv2.dnn.Net:
+    if not model.is_file():
+        raise ValueError(f"the learned checker reader is not installed ({model} is missing)")
+    return cv2.dnn.readNetFromONNX(str(model))
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -48,9 +49,9 @@ class Reading:
 class ColumnReader:
     """Reads the checkers of frames seen through one calibration."""
 
-    def __init__(self, view: FieldView):
+    def __init__(self, view: FieldView, model: Path = MODEL):
         self.columns = Columns(view)
-        self.net = net()
+        self.net = net(model)
 
     def read(self, image: np.ndarray) -> Reading:
         self.net.setInput(net_input(self.columns.cut(image)))
@@ -61,7 +62,7 @@ class ColumnReader:
         bar = {"white": 0, "black": 0}
         for n in signed[24:]:
             bar["white" if n > 0 else "black"] += abs(n)
-        options = [row_options(c, d) for c, d in zip(counts[:24], dark[:24], strict=True)]
+        options = [row_options(c, float(d)) for c, d in zip(counts[:24], dark[:24], strict=True)]
         sure = [c.max() * (max(d, 1 - d) if c.argmax() else 1.0) for c, d in zip(counts, dark,
                                                                                    strict=True)]
         return Reading(signed[:24], bar, options, float(min(sure)))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..calibration.file import Calibration
 from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
-from . import checkers, dice, hand
-from .column_reader import ColumnReader
+from . import checkers, column_reader, dice, hand
 from .learn import guess_colours
 
 CHECKER_READERS = ("colour", "net")
@@ -19,14 +20,17 @@ class Reader:
 
     `checker_reader` chooses how checkers are read: "colour" (pixels classed by the colours learned
     at calibration, the default) or "net" (the learned column reader, which needs no learned
-    colours and also gives `point_options`; still being trained, see docs/vision.md)."""
+    colours and also gives `point_options`; still being trained, see docs/vision.md), whose
+    ONNX file `checker_net` names."""
 
-    def __init__(self, cal: Calibration, checker_reader: str = "colour"):
+    def __init__(self, cal: Calibration, checker_reader: str = "colour",
+                 checker_net: Path = column_reader.MODEL):
         if checker_reader not in CHECKER_READERS:
             raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")
         self.cal = cal
         self.view = FieldView(cal)
-        self.columns = ColumnReader(self.view) if checker_reader == "net" else None
+        self.columns = (column_reader.ColumnReader(self.view, checker_net)
+                        if checker_reader == "net" else None)
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         colours = cal.extra.get("colours")
@@ -40,6 +44,8 @@ class Reader:
         if self.undistort:
             image = self.undistort(image)
         classify = self.classify or checkers.Classifier(guess_colours(view.warp(image), view))
+        if self.columns:  # colours serve only hands and light here: guessed once, not per frame
+            self.classify = classify
         half = view.warp_half(image)
         even = checkers.even_lab(half, view, classify.colours)
         cls = checkers.classify_small(even, classify)

@@ -1,0 +1,49 @@
+"""The learned checker reader (Reader(cal, "net")): boards read from the corners alone, with
+each point's likely readings."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from bgboard.calibration.file import from_dict
+from bgboard.vision.read import Reader
+from bgboard.vision.synth import START_POINTS, Scene, random_look, render
+from cli_helpers import bgboard
+
+
+def minimal(calibration: dict) -> dict:
+    """Only what users give: version, image size, corners and geometry."""
+    return {k: calibration[k] for k in ("version", "image_size", "corners_px", "geometry")}
+
+
+def test_the_start_position_is_read_from_the_corners_alone() -> None:
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(11))), 11)
+    obs = Reader(from_dict(minimal(rendered.calibration)), "net").read(rendered.image)
+    assert obs["points"] == list(START_POINTS)
+    assert obs["bar"] == {"white": 0, "black": 0}
+    options = obs["point_options"]
+    assert len(options) == 24
+    assert [row[0][0] for row in options] == list(START_POINTS)
+    assert all(sum(p for _, p in row) <= 1.0 + 1e-6 for row in options)
+
+
+def test_an_unknown_checker_reader_is_refused() -> None:
+    rendered = render(Scene(START_POINTS), 0)
+    with pytest.raises(ValueError, match="unknown checker reader 'shape'"):
+        Reader(from_dict(rendered.calibration), "shape")
+
+
+def test_bgboard_read_with_the_net_prints_point_options(tmp_path) -> None:
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(12))), 12)
+    photo, cal = tmp_path / "start.png", tmp_path / "cal.json"
+    cv2.imwrite(str(photo), rendered.image)
+    cal.write_text(json.dumps(minimal(rendered.calibration)))
+    result = bgboard("read", str(photo), "--calibration", str(cal), "--checkers", "net", "--json")
+    assert result.returncode == 0, result.stderr
+    obs = json.loads(result.stdout)
+    assert obs["points"] == list(START_POINTS)
+    assert [row[0][0] for row in obs["point_options"]] == list(START_POINTS)
