@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from starlette.testclient import TestClient
 
 from bgboard.controller import evidence
 from bgboard.controller.events import Event, EventBus
@@ -19,6 +20,7 @@ from bgboard.controller.recorder import follow
 from bgboard.controller.script import film_match
 from bgboard.controller.session import Settings
 from bgboard.controller.stabilizer import Dice
+from bgboard.controller.web import create_app
 from bgboard.engine.board import START, START_POINTS
 from bgboard.engine.game import Match
 from bgboard.hardware import signals
@@ -209,6 +211,9 @@ def test_the_web_view_shows_both_readings_until_the_turn_is_recorded():
                                          "readings": ["31: 24/21 6/5", "31: 8/5 6/5"]}
     live.event(Event("committed", "white 31: 24/21 6/5", {}))
     assert live.snapshot()["unsure"] is None
+    page = TestClient(create_app(live)).get("/").text
+    assert '<div id="unsure" class="unsure" hidden>' in page
+    assert '<ol id="unsure-readings"></ol>' in page
 
 
 # --- the evidence model ---------------------------------------------------------------------
