@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bgboard.calibration.file import from_dict
+from bgboard.vision.column_reader import group_by_contrast
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import START_POINTS, Scene, random_look, render
 from cli_helpers import bgboard
@@ -47,3 +48,21 @@ def test_bgboard_read_with_the_net_prints_point_options(tmp_path) -> None:
     obs = json.loads(result.stdout)
     assert obs["points"] == list(START_POINTS)
     assert [row[0][0] for row in obs["point_options"]] == list(START_POINTS)
+
+
+def test_rows_are_grouped_by_their_checkers_colours() -> None:
+    cream, brown, board = (230.0, 128.0, 140.0), (90.0, 140.0, 150.0), (200.0, 128.0, 128.0)
+    lab = np.array([cream, cream, brown, brown, cream, board], np.float32)
+    dark = np.array([0.1, 0.6, 0.9, 0.8, 0.2, 0.5], np.float32)  # row 1 misjudged
+    occupied = np.array([True, True, True, True, True, False])
+    grouped = group_by_contrast(lab, dark, occupied)
+    assert (grouped[:5] > 0.5).tolist() == [False, False, True, True, False]
+    assert grouped[5] == 0.5  # an empty row keeps the net's judgement
+    assert grouped[2] == pytest.approx(0.5 + (0.85 - 0.3) / 2)
+
+
+def test_a_board_of_one_colour_keeps_the_nets_judgement() -> None:
+    lab = np.array([(230.0, 128.0, 140.0), (226.0, 129.0, 138.0), (232.0, 127.0, 141.0)],
+                   np.float32)
+    dark = np.array([0.1, 0.7, 0.2], np.float32)
+    assert group_by_contrast(lab, dark, np.ones(3, bool)).tolist() == dark.tolist()

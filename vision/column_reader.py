@@ -17,11 +17,15 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import Columns
+from .columns import HEIGHT, WIDTH, Columns
 from .dice import MODELS, net_input
 
 MODEL = MODELS / "checkers.onnx"
 OPTIONS = 3  # readings kept per point
+BASE_ROWS = slice(round(HEIGHT * 0.1), round(HEIGHT * 0.2))  # a first checker's middle
+LAB_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts less than hue
+CLEAR = 20.0  # Lab distance between two sets' colours that makes them two clear groups
+SURE = 0.51  # a row the net judges this far from 0.5 keeps the net's judgement (0.51: none)
 
 
 @cache
@@ -54,9 +58,11 @@ class ColumnReader:
         self.net = net(model)
 
     def read(self, image: np.ndarray) -> Reading:
-        self.net.setInput(net_input(self.columns.cut(image)))
+        patches = self.columns.cut(image)
+        self.net.setInput(net_input(patches))
         count_logits, colour_logits = self.net.forward(["count", "colour"])
         counts, dark = softmax(count_logits), softmax(colour_logits)[:, 1]
+        dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0)
         signed = [int(c.argmax()) * (-1 if d > 0.5 else 1) for c, d in zip(counts, dark,
                                                                             strict=True)]
         bar = {"white": 0, "black": 0}
@@ -66,6 +72,44 @@ class ColumnReader:
         sure = [c.max() * (max(d, 1 - d) if c.argmax() else 1.0) for c, d in zip(counts, dark,
                                                                                    strict=True)]
         return Reading(signed[:24], bar, options, float(min(sure)))
+
+
+def base_colours(patches: np.ndarray) -> np.ndarray:
+    """Lab colour (OpenCV 8-bit scale) of the middle of the first checker's place in each
+    patch: where a row's first checker lies when there is one."""
+    middle = patches[:, BASE_ROWS, WIDTH // 2 - 4:WIDTH // 2 + 4]
+    lab = cv2.cvtColor(middle.reshape(-1, 8, 3), cv2.COLOR_BGR2LAB).reshape(len(patches), -1, 3)
+    return np.median(lab, axis=1).astype(np.float32)
+
+
+def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """Each occupied row's probability of the dark set, after grouping the rows by their
+    checkers' colours: the net's per-patch judgement starts two groups, rows move to the group
+    whose colour is nearer (k-means); the group the net finds darker on average is the dark set,
+    as sure as the two groups' average judgements differ, and the rows the net itself is
+    unsure of take their group's side. A board whose checkers do not split into two clear
+    colours keeps the net's judgement."""
+    rows = np.flatnonzero(occupied)
+    group = dark[rows] > 0.5
+    if len(rows) < 2 or group.all() or not group.any():
+        return dark
+    for _ in range(5):
+        centres = np.stack([lab[rows][group == g].mean(0) for g in (False, True)])
+        distance = np.linalg.norm((lab[rows, None] - centres[None]) * LAB_WEIGHTS, axis=2)
+        new = distance[:, 1] < distance[:, 0]
+        if new.all() or not new.any() or (new == group).all():
+            break
+        group = new
+    if np.linalg.norm((centres[0] - centres[1]) * LAB_WEIGHTS) < CLEAR:
+        return dark
+    means = [float(dark[rows][group == g].mean()) for g in (False, True)]
+    sure = 0.5 + abs(means[1] - means[0]) / 2  # how clearly the net tells the groups apart
+    grouped = np.where(group, sure if means[1] > means[0] else 1 - sure,
+                       1 - sure if means[1] > means[0] else sure)
+    out = dark.copy()
+    unsure = np.abs(dark[rows] - 0.5) < SURE
+    out[rows[unsure]] = grouped[unsure]
+    return out
 
 
 def row_options(counts: np.ndarray, dark: float) -> list[list]:
