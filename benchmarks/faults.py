@@ -24,7 +24,11 @@ right without help, right after an unsure, wrong, and not recorded, and the medi
 longest) delay from the dice pickup to the commit, pauses included. `--weighings` adds how
 the likelihood ratios of right and wrong best readings spread: what the ratio is chosen from.
 
+`--checkers net` reads the films with the learned checker reader instead of the colour reader
+(its Observations kept apart, in benchmarks/cache/faults-net/).
+
     python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--weighings] [--cache DIR]
+                                [--checkers colour|net]
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ from bgboard.controller.script import (
 )
 from bgboard.controller.session import RATIO, Session, Settings
 from bgboard.engine.game import Match
-from bgboard.vision.read import Reader
+from bgboard.vision.read import CHECKER_READERS, Reader
 
 SEEDS = (2, 3, 4, 7, 8)
 FPS = 10.0
@@ -63,14 +67,14 @@ REACTION = 10  # frames (1 s) before the players answer an unsure
 PATIENCE = 30  # frames (3 s) they wait for the touched-up stack to be read
 
 
-def cached_observations(seed: int, cache: Path) -> Path:
+def cached_observations(seed: int, cache: Path, checkers: str = "colour") -> Path:
     """The film's Observations as `bgboard record --observations` reads them, read from the
     rendered frames the first time and kept in `cache`."""
     path = cache / f"game{seed}.jsonl"
     if path.exists():
         return path
     film = film_match(seed, games=1)
-    reader = Reader(from_dict(learned_calibration(film, seed)))
+    reader = Reader(from_dict(learned_calibration(film, seed)), checkers)
     cache.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part")
     with partial.open("w") as out:
@@ -349,7 +353,10 @@ def _outcome(table: Table, picked: list[int]) -> Outcome:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, default=CACHE, help="where the Observations are kept")
+    parser.add_argument("--cache", type=Path, help="where the Observations are kept (default "
+                        "benchmarks/cache/faults/, faults-net/ with --checkers net)")
+    parser.add_argument("--checkers", choices=CHECKER_READERS, default="colour",
+                        help="the checker reader that reads the films (default colour)")
     parser.add_argument("--ratio", type=float, default=RATIO,
                         help=f"likelihood ratio needed to record (default {RATIO:g})")
     parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
@@ -358,8 +365,9 @@ def main() -> None:
                              "spread (what the ratio is chosen from)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    cache = args.cache or CACHE.with_name(CACHE.name + ("-net" if args.checkers == "net" else ""))
     films = {seed: film_match(seed, games=1) for seed in SEEDS}
-    lines = {seed: [json.loads(line) for line in cached_observations(seed, args.cache)
+    lines = {seed: [json.loads(line) for line in cached_observations(seed, cache, args.checkers)
                     .read_text().splitlines()] for seed in SEEDS}
     print(f"ratio {args.ratio:g}")
     print(f"{'fault':<8} {'actions':>7} {'right':>6} {'unsure':>6} {'wrong':>6} {'missing':>7} "

@@ -1,7 +1,7 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
-        [--checkers colour|net]
+        [--checkers colour|net] [--net FILE.onnx]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -13,6 +13,8 @@ photo: the warped field with the grid and `truth/reading` per point, mismatches 
 `--copies` also reads the other copies whose corners the labels carry (`copy_corners`: turned,
 sheared or grey versions of the same photos) and prints their figures apart: they are the same
 positions, so they say how the reading holds up to such changes, not more photos.
+`--checkers net --net 'cache/fold{fold}.onnx'` reads each photo with the net trained without
+its fold: the cross-validated figure of the learned reader.
 `--auto` (no corners: the board found in the photo) waits for the field finder (issue 26).
 """
 
@@ -163,7 +165,7 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "colour"
     """Read and score each labelled photo copy; picture it into `show_dir` if given."""
     results = []
     for entry in entries:
-        image, obs = read_photo(entry, checkers, net)
+        image, obs = read_photo(entry, checkers, Path(str(net).format(fold=entry["fold"])))
         results.append(score(entry, obs))
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
@@ -181,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkers", choices=("colour", "net"), default="colour",
                         help="checker reader (default colour)")
     parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
-                        help="the column net --checkers net uses (default the shipped one)")
+                        help="the column net --checkers net uses (default the shipped one); "
+                             "{fold} in the name is each photo's fold, to cross-validate nets "
+                             "trained with that fold held out")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
     args = parser.parse_args(argv)
