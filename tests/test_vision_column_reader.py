@@ -66,3 +66,15 @@ def test_a_board_of_one_colour_keeps_the_nets_judgement() -> None:
                    np.float32)
     dark = np.array([0.1, 0.7, 0.2], np.float32)
     assert group_by_contrast(lab, dark, np.ones(3, bool)).tolist() == dark.tolist()
+
+
+def test_the_colours_learned_at_calibration_fix_which_group_is_white() -> None:
+    cream, brown = (230.0, 128.0, 140.0), (90.0, 140.0, 150.0)
+    lab = np.array([cream, cream, brown, brown], np.float32)
+    dark = np.array([0.7, 0.9, 0.2, 0.1], np.float32)  # the net finds the cream set darker
+    occupied = np.ones(4, bool)
+    assert (group_by_contrast(lab, dark, occupied) > 0.5).tolist() == [True, True, False, False]
+    sets = np.array([(225.0, 128.0, 138.0), (95.0, 141.0, 148.0)], np.float32)  # White cream
+    grouped = group_by_contrast(lab, dark, occupied, sets)
+    assert (grouped > 0.5).tolist() == [False, False, True, True]
+    assert grouped[2] == pytest.approx(0.5 + (0.8 - 0.15) / 2)

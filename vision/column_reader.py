@@ -53,16 +53,20 @@ class Reading:
 class ColumnReader:
     """Reads the checkers of frames seen through one calibration."""
 
-    def __init__(self, view: FieldView, model: Path = MODEL):
+    def __init__(self, view: FieldView, model: Path = MODEL, sets: tuple | None = None):
+        """`sets`: the Lab colours of White's and Black's checkers learned at calibration,
+        which fix which colour group is White; without them White is the set the net finds
+        lighter."""
         self.columns = Columns(view)
         self.net = net(model)
+        self.sets = None if sets is None else np.array(sets, np.float32)
 
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
         self.net.setInput(net_input(patches))
         count_logits, colour_logits = self.net.forward(["count", "colour"])
         counts, dark = softmax(count_logits), softmax(colour_logits)[:, 1]
-        dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0)
+        dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
         signed = [int(c.argmax()) * (-1 if d > 0.5 else 1) for c, d in zip(counts, dark,
                                                                             strict=True)]
         bar = {"white": 0, "black": 0}
@@ -82,13 +86,15 @@ def base_colours(patches: np.ndarray) -> np.ndarray:
     return np.median(lab, axis=1).astype(np.float32)
 
 
-def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray) -> np.ndarray:
-    """Each occupied row's probability of the dark set, after grouping the rows by their
-    checkers' colours: the net's per-patch judgement starts two groups, rows move to the group
-    whose colour is nearer (k-means); the group the net finds darker on average is the dark set,
-    as sure as the two groups' average judgements differ, and the rows the net itself is
-    unsure of take their group's side. A board whose checkers do not split into two clear
-    colours keeps the net's judgement."""
+def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
+                      sets: np.ndarray | None = None) -> np.ndarray:
+    """Each occupied row's probability of the dark set (Black), after grouping the rows by
+    their checkers' colours: the net's per-patch judgement starts two groups, rows move to the
+    group whose colour is nearer (k-means). Black is the group nearer Black's colour in `sets`
+    (White's and Black's Lab colours, learned at calibration) when given, else the group the
+    net finds darker on average; it is as sure as the two groups' average judgements differ,
+    and the rows the net itself is unsure of take their group's side. A board whose checkers
+    do not split into two clear colours keeps the net's judgement."""
     rows = np.flatnonzero(occupied)
     group = dark[rows] > 0.5
     if len(rows) < 2 or group.all() or not group.any():
@@ -104,12 +110,21 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray) -
         return dark
     means = [float(dark[rows][group == g].mean()) for g in (False, True)]
     sure = 0.5 + abs(means[1] - means[0]) / 2  # how clearly the net tells the groups apart
-    grouped = np.where(group, sure if means[1] > means[0] else 1 - sure,
-                       1 - sure if means[1] > means[0] else sure)
+    black = means[1] > means[0]  # whether group True is Black
+    if sets is not None:
+        black = _nearer(centres, sets)
+    grouped = np.where(group, sure if black else 1 - sure, 1 - sure if black else sure)
     out = dark.copy()
     unsure = np.abs(dark[rows] - 0.5) < SURE
     out[rows[unsure]] = grouped[unsure]
     return out
+
+
+def _nearer(centres: np.ndarray, sets: np.ndarray) -> bool:
+    """Whether the second of two group colours is Black's, judged by which pairing of the
+    groups with the learned (White, Black) colours lies closer."""
+    d = np.linalg.norm((centres[:, None] - sets[None]) * LAB_WEIGHTS, axis=2)
+    return bool(d[0, 0] + d[1, 1] < d[0, 1] + d[1, 0])
 
 
 def row_options(counts: np.ndarray, dark: float) -> list[list]:

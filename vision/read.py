@@ -29,11 +29,12 @@ class Reader:
             raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")
         self.cal = cal
         self.view = FieldView(cal)
-        self.columns = (column_reader.ColumnReader(self.view, checker_net)
+        colours = cal.extra.get("colours")
+        sets = (colours["light"], colours["dark"]) if colours else None
+        self.columns = (column_reader.ColumnReader(self.view, checker_net, sets)
                         if checker_reader == "net" else None)
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
-        colours = cal.extra.get("colours")
         self.classify = checkers.Classifier(colours) if colours else None
         self.arms = hand.ArmFinder(self.view, colours) if colours else None
 
