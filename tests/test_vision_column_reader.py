@@ -77,4 +77,16 @@ def test_the_colours_learned_at_calibration_fix_which_group_is_white() -> None:
     sets = np.array([(225.0, 128.0, 138.0), (95.0, 141.0, 148.0)], np.float32)  # White cream
     grouped = group_by_contrast(lab, dark, occupied, sets)
     assert (grouped > 0.5).tolist() == [False, False, True, True]
-    assert grouped[2] == pytest.approx(0.5 + (0.8 - 0.15) / 2)
+    assert grouped[2] == pytest.approx(0.95)  # the learned colours are sure
+
+
+def test_a_net_that_finds_every_row_dark_still_gives_two_groups() -> None:
+    cream, brown = (230.0, 128.0, 140.0), (90.0, 140.0, 150.0)
+    lab = np.array([cream, brown, cream, brown, brown], np.float32)
+    dark = np.array([0.8, 0.9, 0.85, 0.95, 0.9], np.float32)
+    occupied = np.ones(5, bool)
+    grouped = group_by_contrast(lab, dark, occupied)  # the darker group is Black
+    assert grouped.tolist() == pytest.approx([0.25, 0.75, 0.25, 0.75, 0.75])
+    sets = np.array([(95.0, 141.0, 148.0), (225.0, 128.0, 138.0)], np.float32)  # White brown
+    grouped = group_by_contrast(lab, dark, occupied, sets)
+    assert grouped.tolist() == pytest.approx([0.95, 0.05, 0.95, 0.05, 0.05])

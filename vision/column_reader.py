@@ -26,6 +26,9 @@ BASE_ROWS = slice(round(HEIGHT * 0.1), round(HEIGHT * 0.2))  # a first checker's
 LAB_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts less than hue
 CLEAR = 20.0  # Lab distance between two sets' colours that makes them two clear groups
 SURE = 0.51  # a row the net judges this far from 0.5 keeps the net's judgement (0.51: none)
+NET_APART = 0.2  # the groups' average judgements differ this much: the net says which is Black
+BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say so
+BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
 
 
 @cache
@@ -89,16 +92,22 @@ def base_colours(patches: np.ndarray) -> np.ndarray:
 def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
                       sets: np.ndarray | None = None) -> np.ndarray:
     """Each occupied row's probability of the dark set (Black), after grouping the rows by
-    their checkers' colours: the net's per-patch judgement starts two groups, rows move to the
-    group whose colour is nearer (k-means). Black is the group nearer Black's colour in `sets`
-    (White's and Black's Lab colours, learned at calibration) when given, else the group the
-    net finds darker on average; it is as sure as the two groups' average judgements differ,
-    and the rows the net itself is unsure of take their group's side. A board whose checkers
-    do not split into two clear colours keeps the net's judgement."""
+    their checkers' colours: the net's per-patch judgement starts two groups (lightness does
+    when the net puts every row in one), rows move to the group whose colour is nearer
+    (k-means). Which group is Black: the one nearer Black's colour in `sets` (White's and
+    Black's Lab colours learned at calibration) when given; else the one the net finds darker
+    on average, as sure as the groups' average judgements differ; else, when the net hardly
+    tells them apart, the darker one. The rows the net itself is unsure of take their group's
+    side. A board whose checkers do not split into two clear colours keeps the net's
+    judgement."""
     rows = np.flatnonzero(occupied)
-    group = dark[rows] > 0.5
-    if len(rows) < 2 or group.all() or not group.any():
+    if len(rows) < 2:
         return dark
+    group = dark[rows] > 0.5
+    if group.all() or not group.any():
+        group = lab[rows, 0] < lab[rows, 0].mean()
+        if group.all() or not group.any():
+            return dark
     for _ in range(5):
         centres = np.stack([lab[rows][group == g].mean(0) for g in (False, True)])
         distance = np.linalg.norm((lab[rows, None] - centres[None]) * LAB_WEIGHTS, axis=2)
@@ -109,15 +118,21 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     if np.linalg.norm((centres[0] - centres[1]) * LAB_WEIGHTS) < CLEAR:
         return dark
     means = [float(dark[rows][group == g].mean()) for g in (False, True)]
-    sure = 0.5 + abs(means[1] - means[0]) / 2  # how clearly the net tells the groups apart
-    black = means[1] > means[0]  # whether group True is Black
-    if sets is not None:
-        black = _nearer(centres, sets)
+    black, sure = _black_group(centres, means, sets)
     grouped = np.where(group, sure if black else 1 - sure, 1 - sure if black else sure)
     out = dark.copy()
     unsure = np.abs(dark[rows] - 0.5) < SURE
     out[rows[unsure]] = grouped[unsure]
     return out
+
+
+def _black_group(centres: np.ndarray, means: list[float], sets: np.ndarray | None):
+    """Whether the second of two colour groups is Black, and how sure that is."""
+    if sets is not None:
+        return _nearer(centres, sets), BY_CALIBRATION
+    if abs(means[1] - means[0]) >= NET_APART:
+        return means[1] > means[0], 0.5 + abs(means[1] - means[0]) / 2
+    return bool(centres[1, 0] < centres[0, 0]), BY_LIGHTNESS
 
 
 def _nearer(centres: np.ndarray, sets: np.ndarray) -> bool:
