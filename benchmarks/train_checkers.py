@@ -2,6 +2,7 @@
 bar) and says how many checkers lie there and of which set.
 
     python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
+    python benchmarks/train_checkers.py render --frames 600 --first 403000 --tall  # tall stacks
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
@@ -58,13 +59,32 @@ def jittered(calibration: dict, rng) -> dict:
     return {**calibration, "corners_px": corners}
 
 
-def frame_patches(seed: int, looks: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+def tall_position(rng) -> tuple[tuple[int, ...], dict]:
+    """A board where each side has one stack of 8 to 15 and spreads the rest thinly: the
+    tall stacks and towers that random positions seldom give (bear-in, bear-off)."""
+    points = [0] * 24
+    for sign in (1, -1):
+        free = [i for i in range(24) if points[i] == 0]
+        tall = int(rng.integers(8, 16))
+        points[int(rng.choice(free))] = sign * tall
+        left = int(rng.integers(0, 15 - tall + 1))
+        while left:
+            i = int(rng.choice([i for i in range(24) if points[i] * sign >= 0]))
+            n = min(left, int(rng.integers(1, 4)), 15 - abs(points[i]))
+            points[i] += sign * n
+            left -= n
+    return tuple(points), {"white": 0, "black": 0}
+
+
+def frame_patches(seed: int, looks: tuple[str, ...],
+                  tall: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
-    row share a look (the renderer draws the board once for them), each its own position."""
+    row share a look (the renderer draws the board once for them), each its own position
+    (a `tall_position` when `tall`)."""
     look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
     base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
     rng = np.random.default_rng(seed)
-    points, bar = synth.random_position(rng)
+    points, bar = (tall_position if tall else synth.random_position)(rng)
     dice = synth.random_dice(rng, base.look, points, bar, 0.1)
     scene = replace(base, points=points, bar=bar, dice=dice)
     rendered = render(scene, look_seed)
@@ -72,7 +92,8 @@ def frame_patches(seed: int, looks: tuple[str, ...]) -> tuple[np.ndarray, np.nda
     return Columns(FieldView(cal)).cut(rendered.image), labels(rendered.truth, scene.look)
 
 
-def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path) -> None:
+def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
+                  tall: bool = False) -> None:
     """Shards of SHARD frames each, skipping the shards already on disk."""
     out.mkdir(parents=True, exist_ok=True)
     for start in range(first, first + frames, SHARD):
@@ -80,7 +101,7 @@ def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path) ->
         if path.exists():
             continue
         t = time.time()
-        pairs = [frame_patches(seed, looks) for seed in range(start, start + SHARD)]
+        pairs = [frame_patches(seed, looks, tall) for seed in range(start, start + SHARD)]
         patches = np.stack([p for p, _ in pairs])
         counts = np.stack([c for _, c in pairs])
         looks_of = np.array([looks[seed // LOOK_FRAMES % len(looks)]
@@ -130,11 +151,13 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--cache", type=Path, default=CACHE)
     parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--tall", action="store_true",
+                        help="render positions with a stack of 8-15 checkers a side")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
     args = parser.parse_args()
     if args.step == "render":
-        render_shards(args.frames, args.first, TRAIN_LOOKS, args.cache / "train")
+        render_shards(args.frames, args.first, TRAIN_LOOKS, args.cache / "train", args.tall)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 

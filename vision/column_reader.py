@@ -9,6 +9,7 @@ readings with their probabilities (the Observation's `point_options`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -148,4 +149,4 @@ def row_options(counts: np.ndarray, dark: float) -> list[list]:
     for n in range(1, len(counts)):
         table += [(n, float(counts[n]) * (1 - dark)), (-n, float(counts[n]) * dark)]
     table.sort(key=lambda item: -item[1])
-    return [[n, round(p, 3)] for n, p in table[:OPTIONS]]
+    return [[n, math.floor(p * 1000) / 1000] for n, p in table[:OPTIONS]]  # sum <= 1
