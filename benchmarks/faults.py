@@ -1,7 +1,7 @@
 """How the controller records filmed games when the camera is wrong in a systematic way.
 
 The five filmed games of the bar test (seeds 2, 3, 4, 7, 8) are rendered and read once; their
-Observations are kept in a git-ignored cache folder (benchmarks/cache/faults/, one `bgboard
+Observations are kept in a git-ignored cache folder (benchmarks/cache/faults/net/, one `bgboard
 record --observations` file per film). Each fault kind is then injected into those
 Observations and every film recorded again through the session, frame by frame:
 
@@ -24,11 +24,12 @@ right without help, right after an unsure, wrong, and not recorded, and the medi
 longest) delay from the dice pickup to the commit, pauses included. `--weighings` adds how
 the likelihood ratios of right and wrong best readings spread: what the ratio is chosen from.
 
-`--checkers net` reads the films with the learned checker reader instead of the colour reader
-(its Observations kept apart, in benchmarks/cache/faults-net/).
+`--checkers colour` reads the films with the older colour reader instead of the learned one
+(each reader's Observations kept in its own folder, benchmarks/cache/faults/net/ and
+faults/colour/).
 
     python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--weighings] [--cache DIR]
-                                [--checkers colour|net]
+                                [--checkers net|colour]
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ REACTION = 10  # frames (1 s) before the players answer an unsure
 PATIENCE = 30  # frames (3 s) they wait for the touched-up stack to be read
 
 
-def cached_observations(seed: int, cache: Path, checkers: str = "colour") -> Path:
+def cached_observations(seed: int, cache: Path, checkers: str = "net") -> Path:
     """The film's Observations as `bgboard record --observations` reads them, read from the
     rendered frames the first time and kept in `cache`."""
     path = cache / f"game{seed}.jsonl"
@@ -354,9 +355,9 @@ def _outcome(table: Table, picked: list[int]) -> Outcome:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, help="where the Observations are kept (default "
-                        "benchmarks/cache/faults/, faults-net/ with --checkers net)")
-    parser.add_argument("--checkers", choices=CHECKER_READERS, default="colour",
-                        help="the checker reader that reads the films (default colour)")
+                        "benchmarks/cache/faults/ and the checker reader's name)")
+    parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
+                        help="the checker reader that reads the films (default net)")
     parser.add_argument("--ratio", type=float, default=RATIO,
                         help=f"likelihood ratio needed to record (default {RATIO:g})")
     parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
@@ -365,7 +366,7 @@ def main() -> None:
                              "spread (what the ratio is chosen from)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    cache = args.cache or CACHE.with_name(CACHE.name + ("-net" if args.checkers == "net" else ""))
+    cache = args.cache or CACHE / args.checkers
     films = {seed: film_match(seed, games=1) for seed in SEEDS}
     lines = {seed: [json.loads(line) for line in cached_observations(seed, cache, args.checkers)
                     .read_text().splitlines()] for seed in SEEDS}

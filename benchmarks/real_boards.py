@@ -1,7 +1,7 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
-        [--checkers colour|net] [--net FILE.onnx]
+        [--checkers net|colour] [--net FILE.onnx]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -84,7 +84,7 @@ def score(entry: dict, obs: dict) -> dict:
             "tally": tally(truth, reading, skip)}
 
 
-def read_photo(entry: dict, checkers: str = "colour", net: Path = MODEL) -> tuple[np.ndarray, dict]:
+def read_photo(entry: dict, checkers: str = "net", net: Path = MODEL) -> tuple[np.ndarray, dict]:
     """The entry's copy of the photo and its reading through its minimal calibration by the
     checker reader `checkers` (colour, or net with the ONNX file `net`)."""
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
@@ -160,7 +160,7 @@ def report(title: str, results: list[dict], worst: int, unit: str = "photos") ->
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
 
 
-def measure(entries: list[dict], show_dir: Path | None, checkers: str = "colour",
+def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
             net: Path = MODEL) -> list[dict]:
     """Read and score each labelled photo copy; picture it into `show_dir` if given."""
     results = []
@@ -180,8 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=Path, metavar="DIR", help="write a PNG per photo here")
     parser.add_argument("--copies", action="store_true",
                         help="also read the other copies the labels carry corners for")
-    parser.add_argument("--checkers", choices=("colour", "net"), default="colour",
-                        help="checker reader (default colour)")
+    parser.add_argument("--checkers", choices=("net", "colour"), default="net",
+                        help="checker reader (default net)")
     parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
                         help="the column net --checkers net uses (default the shipped one); "
                              "{fold} in the name is each photo's fold, to cross-validate nets "

@@ -192,7 +192,7 @@ def test_bad_arguments_fail_on_one_line(argv, capsys):
 def test_one_fold_is_read_and_shown(tmp_path, capsys):
     assert real_boards.main(["--fold", "2", "--worst", "2", "--show", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "## Real board photos, corners given, colour checker reader: 6 photos" in out
+    assert "## Real board photos, corners given, net checker reader: 6 photos" in out
     assert "| all | 6 |" in out
     shown = sorted(p.stem for p in tmp_path.glob("*.png"))
     assert shown == sorted(e["name"] for e in WHOLE if e["fold"] == 2)

@@ -90,3 +90,35 @@ def test_a_net_that_finds_every_row_dark_still_gives_two_groups() -> None:
     sets = np.array([(95.0, 141.0, 148.0), (225.0, 128.0, 138.0)], np.float32)  # White brown
     grouped = group_by_contrast(lab, dark, occupied, sets)
     assert grouped.tolist() == pytest.approx([0.95, 0.05, 0.95, 0.05, 0.05])
+
+
+class CountingNet:
+    """The real net, counting the patches it is given."""
+
+    def __init__(self, net) -> None:
+        self.net, self.patches = net, []
+
+    def setInput(self, blob) -> None:  # noqa: N802 (OpenCV's name)
+        self.patches.append(len(blob))
+        self.net.setInput(blob)
+
+    def forward(self, names):
+        return self.net.forward(names)
+
+
+def test_a_still_board_is_not_read_again_and_a_moved_checker_is() -> None:
+    look = random_look(np.random.default_rng(11))
+    start = render(Scene(START_POINTS, look=look), 11)
+    moved = list(START_POINTS)
+    moved[5], moved[4] = 4, 1  # one checker from the 6-point to the 5-point
+    after = render(Scene(tuple(moved), look=look), 11)
+    reader = Reader(from_dict(minimal(start.calibration)))
+    counting = reader.columns.net = CountingNet(reader.columns.net)
+    first, again = reader.read(start.image), reader.read(start.image)
+    assert again == first
+    read = reader.read(after.image)
+    # all 26 rows, then none, then the 5- and 6-point and the two beside them (a patch shows
+    # some of its neighbours' width, for checkers off the middle)
+    assert counting.patches == [26, 4]
+    assert read["points"] == moved
+    assert read == Reader(from_dict(minimal(start.calibration))).read(after.image)

@@ -30,6 +30,8 @@ SURE = 0.51  # a row the net judges this far from 0.5 keeps the net's judgement 
 NET_APART = 0.2  # the groups' average judgements differ this much: the net says which is Black
 BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say so
 BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
+CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
+STILL = 12.0  # a patch none of whose cells moved this far since the net read it keeps its reading
 
 
 @cache
@@ -64,12 +66,13 @@ class ColumnReader:
         self.columns = Columns(view)
         self.net = net(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
+        self.seen: np.ndarray | None = None  # each patch's cells when the net last read it
+        self.counts = np.zeros((26, 16), np.float32)
+        self.dark = np.zeros(26, np.float32)
 
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
-        self.net.setInput(net_input(patches))
-        count_logits, colour_logits = self.net.forward(["count", "colour"])
-        counts, dark = softmax(count_logits), softmax(colour_logits)[:, 1]
+        counts, dark = self.judge(patches)
         dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
         signed = [int(c.argmax()) * (-1 if d > 0.5 else 1) for c, d in zip(counts, dark,
                                                                             strict=True)]
@@ -80,6 +83,24 @@ class ColumnReader:
         sure = [c.max() * (max(d, 1 - d) if c.argmax() else 1.0) for c, d in zip(counts, dark,
                                                                                    strict=True)]
         return Reading(signed[:24], bar, options, float(min(sure)))
+
+
+    def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The net's count probabilities and dark-set probability per patch. A patch that has
+        not changed since the net last read it (a video of a still board) keeps that reading:
+        the net runs only on the patches that changed."""
+        cells = patches.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 3).mean(
+            (2, 4), dtype=np.float32)
+        changed = (np.ones(26, bool) if self.seen is None
+                   else np.abs(cells - self.seen).max((1, 2, 3)) > STILL)
+        if changed.any():
+            self.net.setInput(net_input(patches[changed]))
+            count_logits, colour_logits = self.net.forward(["count", "colour"])
+            self.counts[changed] = softmax(count_logits)
+            self.dark[changed] = softmax(colour_logits)[:, 1]
+            self.seen = cells if self.seen is None else np.where(
+                changed[:, None, None, None], cells, self.seen)
+        return self.counts.copy(), self.dark.copy()
 
 
 def base_colours(patches: np.ndarray) -> np.ndarray:

@@ -12,18 +12,19 @@ from ..calibration.rectify import FieldView
 from . import checkers, column_reader, dice, hand
 from .learn import guess_colours
 
-CHECKER_READERS = ("colour", "net")
+CHECKER_READERS = ("net", "colour")
 
 
 class Reader:
     """Reads frames seen through one calibration.
 
-    `checker_reader` chooses how checkers are read: "colour" (pixels classed by the colours learned
-    at calibration, the default) or "net" (the learned column reader, which needs no learned
-    colours and also gives `point_options`; still being trained, see docs/vision.md), whose
-    ONNX file `checker_net` names."""
+    `checker_reader` chooses how checkers are read: "net" (the default: the learned column
+    reader, which reads checkers by their shape, needs no learned colours and also gives
+    `point_options`; its ONNX file is `checker_net`) or "colour" (pixels classed by the colours
+    learned at calibration: the older reader, right on the project's renders, wrong on most
+    real boards; see docs/vision.md)."""
 
-    def __init__(self, cal: Calibration, checker_reader: str = "colour",
+    def __init__(self, cal: Calibration, checker_reader: str = "net",
                  checker_net: Path = column_reader.MODEL):
         if checker_reader not in CHECKER_READERS:
             raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")

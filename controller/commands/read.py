@@ -18,9 +18,10 @@ def register(subparsers) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="photos of the board")
     p.add_argument("--calibration", required=True, type=Path, metavar="CAL",
                    help="calibration file written by bgboard calibrate")
-    p.add_argument("--checkers", choices=("colour", "net"), default="colour",
-                   help="checker reader: colours learned at calibration (default) or the "
-                        "learned column net (in training; adds point_options)")
+    p.add_argument("--checkers", choices=("net", "colour"), default="net",
+                   help="checker reader: the learned column net that reads checkers by their "
+                        "shape and adds point_options (default), or the older reader of the "
+                        "colours learned at calibration")
     p.add_argument("--json", action="store_true", help="one JSON Observation per image")
     p.add_argument("--overlay", type=Path, metavar="OUT.png",
                    help="write the photo beside a diagram of what was read (one image only)")
