@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from bgboard.vision.column_reader import MODEL
-from bgboard.vision.read import Reader
+from bgboard.vision.read import CHECKER_READERS, Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=Path, metavar="DIR", help="write a PNG per photo here")
     parser.add_argument("--copies", action="store_true",
                         help="also read the other copies the labels carry corners for")
-    parser.add_argument("--checkers", choices=("net", "colour"), default="net",
+    parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
                         help="checker reader (default net)")
     parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
                         help="the column net --checkers net uses (default the shipped one); "

@@ -2,7 +2,7 @@
 bar) and says how many checkers lie there and of which set.
 
     python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
-    python benchmarks/train_checkers.py render --frames 600 --first 403000 --tall  # tall stacks
+    python benchmarks/train_checkers.py render --frames 1000 --first 403000 --tall  # tall stacks
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look

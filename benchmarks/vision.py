@@ -25,7 +25,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
-from bgboard.vision.read import Reader
+from bgboard.vision.read import CHECKER_READERS, Reader
 from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -145,7 +145,7 @@ def speed(frames, count: int) -> tuple[float, float]:
     whole, still = [], []
     for reader, image in frames[:count]:
         if reader.columns:
-            reader.columns.seen = None  # forget the frame already read: the net reads it all
+            reader.columns.seen[:] = np.inf  # forget the frame already read: the net reads it all
         for times in (whole, still):
             t = time.perf_counter()
             reader.read(image)
@@ -167,7 +167,7 @@ def main() -> None:
                         help=f"all, or some of {','.join(FAMILIES)} (comma-separated)")
     parser.add_argument("--corners-only", action="store_true",
                         help="calibrations with corners and geometry only, nothing learned")
-    parser.add_argument("--checkers", choices=("net", "colour"), default="net",
+    parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
                         help="checker reader (default net)")
     args = parser.parse_args()
     looks = FAMILIES if args.looks == "all" else args.looks.split(",") if args.looks else None

@@ -66,7 +66,8 @@ class ColumnReader:
         self.columns = Columns(view)
         self.net = net(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
-        self.seen: np.ndarray | None = None  # each patch's cells when the net last read it
+        # each patch's cells when the net last read it (infinitely far: not read yet)
+        self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 3), np.inf, np.float32)
         self.counts = np.zeros((26, 16), np.float32)
         self.dark = np.zeros(26, np.float32)
 
@@ -84,22 +85,19 @@ class ColumnReader:
                                                                                    strict=True)]
         return Reading(signed[:24], bar, options, float(min(sure)))
 
-
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch. A patch that has
         not changed since the net last read it (a video of a still board) keeps that reading:
         the net runs only on the patches that changed."""
         cells = patches.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 3).mean(
             (2, 4), dtype=np.float32)
-        changed = (np.ones(26, bool) if self.seen is None
-                   else np.abs(cells - self.seen).max((1, 2, 3)) > STILL)
+        changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
         if changed.any():
             self.net.setInput(net_input(patches[changed]))
             count_logits, colour_logits = self.net.forward(["count", "colour"])
             self.counts[changed] = softmax(count_logits)
             self.dark[changed] = softmax(colour_logits)[:, 1]
-            self.seen = cells if self.seen is None else np.where(
-                changed[:, None, None, None], cells, self.seen)
+            self.seen[changed] = cells[changed]
         return self.counts.copy(), self.dark.copy()
 
 
