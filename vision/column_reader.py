@@ -75,15 +75,14 @@ class ColumnReader:
         patches = self.columns.cut(image)
         counts, dark = self.judge(patches)
         dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
-        signed = [int(c.argmax()) * (-1 if d > 0.5 else 1) for c, d in zip(counts, dark,
-                                                                            strict=True)]
+        options = [row_options(c, float(d)) for c, d in zip(counts, dark, strict=True)]
+        signed = [row[0][0] for row in options]  # the likeliest signed count of each row
         bar = {"white": 0, "black": 0}
         for n in signed[24:]:
             bar["white" if n > 0 else "black"] += abs(n)
-        options = [row_options(c, float(d)) for c, d in zip(counts[:24], dark[:24], strict=True)]
         sure = [c.max() * (max(d, 1 - d) if c.argmax() else 1.0) for c, d in zip(counts, dark,
                                                                                    strict=True)]
-        return Reading(signed[:24], bar, options, float(min(sure)))
+        return Reading(signed[:24], bar, options[:24], float(min(sure)))
 
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch. A patch that has
