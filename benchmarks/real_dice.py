@@ -1,0 +1,188 @@
+"""Dice in real board photos: the field-dice reader (the one `read` uses) and the any-photo
+reader (`bgboard dice`) against the dice labelled by eye in benchmarks/data/real_dice.json.
+
+    python benchmarks/real_dice.py [--fold N ...] [--list]
+
+Each labelled photo (its chosen copy in ../shared/data/real-boards) is read twice: by
+`vision.dice.find_field_dice` through the photo's labelled corners (real_boards.json), as
+`read` does, and by `vision.dice_photo.find_dice` on the whole photo. A die read counts for
+the labelled die or cube whose box holds its centre. Printed per reader: the dice on the
+field whose value is labelled, found, and found with the right value; dice with no readable
+value found; cubes taken for a die; false dice (read where no die or cube lies). The field
+reader is scored only on dice inside the field (it looks nowhere else; photos whose field is
+not wholly in view have no corners and are left to the other reader); the any-photo reader on
+every labelled die. `--list` prints every labelled die with both readings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision import dice, dice_photo
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402  (a sibling script)
+
+LABELS = Path(__file__).resolve().parent / "data" / "real_dice.json"
+INSIDE = 0.02  # a die this far (field share) outside the field's edge still lies on it
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors on one line, exit code 2 (as the bgboard CLI)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def load(path: Path = LABELS) -> list[dict]:
+    """The labelled photos, each with its board entry (fold, corners) under "board"."""
+    boards = {e["name"]: e for e in load_labels()}
+    return [{**photo, "board": boards[photo["name"]]}
+            for photo in json.loads(path.read_text())["photos"]]
+
+
+def through(matrix: np.ndarray, xy) -> tuple[float, float]:
+    """A point through a homography."""
+    x, y, w = matrix @ (float(xy[0]), float(xy[1]), 1.0)
+    return x / w, y / w
+
+
+def on_field(view: FieldView, xy) -> bool:
+    """Whether an image point lies on the playing field (within INSIDE of its edge)."""
+    fx, fy = view.to_field(through(np.linalg.inv(view.rect_to_image), xy))
+    return -INSIDE <= fx <= 1 + INSIDE and -INSIDE <= fy <= 1 + INSIDE
+
+
+def owner(labelled: list[dict], xy) -> int | None:
+    """Index of the labelled die or cube whose box holds `xy` (the nearest if several)."""
+    best, index = np.inf, None
+    for i, d in enumerate(labelled):
+        (cx, cy), (w, h) = d["xy"], d["size"]
+        if abs(xy[0] - cx) <= w / 2 and abs(xy[1] - cy) <= h / 2:
+            distance = np.hypot(xy[0] - cx, xy[1] - cy)
+            if distance < best:
+                best, index = distance, i
+    return index
+
+
+def matched(labelled: list[dict], read: list[tuple[tuple[float, float], int]]) -> tuple:
+    """Per labelled die the value read on it (None: not found), and how many reads fell on
+    no labelled die (false dice)."""
+    values: list[int | None] = [None] * len(labelled)
+    false = 0
+    for xy, value in read:
+        i = owner(labelled, xy)
+        if i is None:
+            false += 1
+        elif values[i] is None:
+            values[i] = value
+    return values, false
+
+
+def read_field(image: np.ndarray, view: FieldView) -> list[tuple[tuple[float, float], int]]:
+    half = view.warp_half(image)
+    return [(through(view.rect_to_image, d["at"]), d["value"])
+            for d in dice.find_field_dice(image, half, view)]
+
+
+def read_photo(image: np.ndarray) -> list[tuple[tuple[float, float], int]]:
+    return [((x + w / 2, y + h / 2), d["value"])
+            for d in dice_photo.find_dice(image) for x, y, w, h in [d["box_px"]]]
+
+
+def tally(photos: list[dict], key: str) -> dict[str, int]:
+    t = dict.fromkeys(("dice", "found", "right", "unlabelled", "unlabelled_found", "cubes",
+                       "cubes_read", "false", "read"), 0)
+    for photo in photos:
+        for d, value in zip(photo["dice"], photo[key], strict=True):
+            if not d["scored"][key]:
+                continue
+            if d["kind"] == "cube":
+                t["cubes"] += 1
+                t["cubes_read"] += value is not None
+            elif d["value"] is None:
+                t["unlabelled"] += 1
+                t["unlabelled_found"] += value is not None
+            else:
+                t["dice"] += 1
+                t["found"] += value is not None
+                t["right"] += value == d["value"]
+        t["false"] += photo[f"{key}_false"]
+        t["read"] += sum(v is not None for v in photo[key]) + photo[f"{key}_false"]
+    return t
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
+
+
+def measure(photos: list[dict]) -> list[dict]:
+    """Both readers' values per labelled die of each photo, and their false dice."""
+    out = []
+    for photo in photos:
+        image = cv2.imread(str(PHOTOS / "images" / photo["copy"]))
+        if image is None:
+            raise SystemExit(f"real_dice.py: cannot read {photo['copy']}")
+        board = photo["board"]
+        view = FieldView(calibration(board)) if "corners_px" in board else None
+        field_values, field_false = matched(photo["dice"], read_field(image, view) if view else [])
+        photo_values, photo_false = matched(photo["dice"], read_photo(image))
+        labelled = [{**d, "scored": {"field": bool(view) and on_field(view, d["xy"]),
+                                     "photo": True}}
+                    for d in photo["dice"]]
+        out.append({**photo, "dice": labelled, "field": field_values, "field_false": field_false,
+                    "photo": photo_values, "photo_false": photo_false})
+    return out
+
+
+def report(results: list[dict]) -> None:
+    print(f"## Dice in real board photos: {len(results)} photos, "
+          f"{sum(len(p['dice']) for p in results)} labelled boxes\n")
+    print("| reader | dice right (of labelled values) | dice found | no readable value: found "
+          "| cubes read as a die | false dice (of dice read) |")
+    print("|---|---|---|---|---|---|")
+    names = {"field": "field dice (`read`, corners given; dice on the field)",
+             "photo": "any-photo (`bgboard dice`; every die)"}
+    for key, name in names.items():
+        t = tally(results, key)
+        print(f"| {name} | {pct(t['right'], t['dice'])} | {pct(t['found'], t['dice'])} | "
+              f"{pct(t['unlabelled_found'], t['unlabelled'])} | {pct(t['cubes_read'], t['cubes'])}"
+              f" | {pct(t['false'], t['read'])} |")
+
+
+def listing(results: list[dict]) -> None:
+    print("\n| photo | die at | size | label | field reader | any-photo reader |")
+    print("|---|---|---|---|---|---|")
+    for p in results:
+        for d, f, a in zip(p["dice"], p["field"], p["photo"], strict=True):
+            label = "cube" if d["kind"] == "cube" else d["value"] or "?"
+            field = f if d["scored"]["field"] else "(off the field)"
+            print(f"| {p['name']} | {d['xy'][0]},{d['xy'][1]} | {max(d['size'])} | {label} | "
+                  f"{field if field is not None else '-'} | {a if a is not None else '-'} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="real_dice.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--fold", type=int, action="append", choices=range(5),
+                        help="only the photos of this fold of real_boards.json (repeatable)")
+    parser.add_argument("--list", action="store_true", help="print every labelled die")
+    args = parser.parse_args(argv)
+    if not PHOTOS.is_dir():
+        parser.exit(2, f"real_dice.py: the photos are not at {PHOTOS}\n")
+    photos = [p for p in load() if not args.fold or p["board"]["fold"] in args.fold]
+    results = measure(photos)
+    report(results)
+    if args.list:
+        listing(results)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
