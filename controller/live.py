@@ -36,6 +36,7 @@ class LiveState:
         self._status: dict[str, str] = {}
         self._tutor: dict | None = None
         self._jpeg: bytes | None = None
+        self._image: np.ndarray | None = None
         self._observation: dict | None = None
         self._unsure: dict | None = None  # the readings the session cannot tell apart
 
@@ -57,6 +58,7 @@ class LiveState:
         with self._lock:
             if ok:
                 self._jpeg = jpeg.tobytes()
+            self._image = image
             self._observation = observation
             self._changed()
 
@@ -96,6 +98,12 @@ class LiveState:
     def jpeg(self) -> bytes | None:
         with self._lock:
             return self._jpeg
+
+    def image(self) -> np.ndarray | None:
+        """The latest camera picture itself (BGR), as `frame()` got it: for the calibrate
+        view."""
+        with self._lock:
+            return self._image
 
     def match_file(self, kind: str) -> str:
         """The match so far as .mat or .sgf text."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -87,6 +88,8 @@ class Play:
         self.display = None
         self.lights = None
         self.server = None
+        self.desk = None  # the web view's calibrate view
+        self.reading = threading.Lock()  # the checker net is read by one thread at a time
         self.coach = None
 
     # --- the match and its journal ---------------------------------------------------------
@@ -158,9 +161,13 @@ class Play:
         except ImportError as exc:
             raise ValueError("the web view needs the web extra: pip install 'bgboard[web]'") \
                 from exc
+        from .calibrating import Desk
+
         host, _, port = self.options.web.rpartition(":")
+        self.desk = Desk(self.live.image, Path(self.options.calibration), self.calibration,
+                         live=True, lock=self.reading)
         self.server = serve(self.live, host or "127.0.0.1", int(port), self.options.token,
-                            calibration=self.calibration)
+                            desk=self.desk)
         print(f"web view: {self.server.url}", flush=True)
 
     def _frames(self) -> Iterator[tuple[float, np.ndarray | None]]:
@@ -173,17 +180,14 @@ class Play:
 
     # --- the loop ------------------------------------------------------------------------------
     def run(self) -> int:
-        from ..vision.read import Reader
-
         old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
         try:
-            session = Session(self.match, self.bus, self.journal,
-                              settings_for(self.calibration.to_dict(), **self.options.session))
+            session = Session(self.match, self.bus, self.journal)
+            self._calibrate(self.calibration, session)
             self._open_leds()
             self._open_tutor()
             self._open_web()
             stabilizer = Stabilizer()
-            reader = Reader(self.calibration)
             last_shown = 0.0
             for t, frame in self._frames():
                 self._drain(session)
@@ -191,15 +195,13 @@ class Play:
                     self.coach.drain()
                 if frame is None or t <= self.skip_until:
                     continue
-                try:
-                    obs = reader.read(frame)
-                except ValueError:
-                    continue
-                session.observe(obs)
-                view = stabilizer.feed(obs, t)
-                if view is not None:
-                    session.view(view)
-                session.tick(t)
+                obs = self._read(frame)
+                if obs is not None:
+                    session.observe(obs)
+                    view = stabilizer.feed(obs, t)
+                    if view is not None:
+                        session.view(view)
+                    session.tick(t)
                 if time.monotonic() - last_shown > 0.2:
                     self.live.frame(frame, obs)
                     last_shown = time.monotonic()
@@ -212,8 +214,31 @@ class Play:
                 signal.signal(s, handler)
         return 0
 
+    def _calibrate(self, calibration, session: Session) -> None:
+        """Read through `calibration` from now on (the first, or one saved in the web view):
+        the evidence gathered through another (the frames, the board's misreads) is dropped."""
+        from ..vision.read import Reader
+        from .weighing import Scales
+
+        self.calibration = calibration
+        self.reader = Reader(calibration)
+        session.settings = settings_for(calibration.to_dict(), **self.options.session)
+        session.scales = Scales()
+
+    def _read(self, frame: np.ndarray) -> dict | None:
+        """The frame's Observation; None for a frame that cannot be read (its picture is still
+        shown: the calibrate view needs it when the calibration is not the frame's size)."""
+        try:
+            with self.reading:
+                return self.reader.read(frame)
+        except ValueError:
+            return None
+
     def _drain(self, session: Session) -> None:
-        """Button presses and link events from other threads, handled in the loop's own."""
+        """Button presses, link events and calibrations saved in the web view, from other
+        threads, handled in the loop's own."""
+        while self.desk is not None and not self.desk.saved.empty():
+            self._calibrate(self.desk.saved.get_nowait(), session)
         while not self.links.empty():
             event = self.links.get_nowait()
             ok = event.status == "connected"

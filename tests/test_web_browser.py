@@ -1,18 +1,25 @@
 """The web view in a real browser (Debian's chromium driven by Playwright) during a replayed
 game: the moves appear as they are played, "double" and "take" reach the session and the cube
-follows, the match file downloads.
+follows, the match file downloads. And its calibrate view: a corner dragged with the mouse is
+saved where it was dropped.
 
 Set BGBOARD_WEB_SCREENSHOT=FILE.png to keep the screenshot (docs/web-live.png was made so).
 """
 
+import json
 import os
 import re
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from bgboard.calibration.file import from_dict
+from bgboard.controller.calibrating import Desk
+from bgboard.controller.live import LiveState
 from bgboard.controller.web import serve
+from bgboard.engine.game import Match
+from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
 from web_helpers import Replay
 
 CHROMIUM = "/usr/bin/chromium"
@@ -96,3 +103,49 @@ def test_the_page_follows_a_replayed_game_and_doubles(replay, page, tmp_path):
     text = open(download.value.path(), encoding="utf-8").read()
     assert text == replay.live.match_file("mat")
     assert "Doubles => 2" in text and "Takes" in text
+
+
+def drag(page, selector: str, dx: float, dy: float) -> None:
+    """Press the mouse on the middle of `selector`, move it by (dx, dy) CSS pixels, let go."""
+    box = page.locator(selector).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=5)
+    page.mouse.up()
+
+
+def test_the_calibrate_view_saves_a_dragged_corner(page, tmp_path):
+    start = render(Scene(START_POINTS, look=random_scene(0).look), 0)
+    match = Match()
+    match.new_game()
+    live = LiveState(match)
+    live.frame(start.image)
+    out = tmp_path / "cal.json"
+    server = serve(live, port=0, desk=Desk(live.image, out, from_dict(start.calibration),
+                                           live=True))
+    try:
+        page.set_viewport_size({"width": 670, "height": 900})
+        page.goto(server.url)
+        page.click("text=calibrate the camera")
+        expect(page.locator("#grid polygon")).to_have_count(26)  # field, bar, 24 points
+        expect(page.locator("#grid text")).to_have_text([str(abs(n)) for n in START_POINTS if n])
+        assert page.locator("#handles").bounding_box()["width"] == 640  # 2 frame px a CSS px
+        drag(page, "#handles [data-corner=p13] circle", 30, 20)
+        page.click("#save")
+        expect(page.locator("#message")).to_have_text(re.compile(f"^wrote {re.escape(str(out))}"))
+        x, y = start.calibration["corners_px"]["p13"]
+        moved = dict(start.calibration["corners_px"], p13=[round(x + 60, 2), round(y + 40, 2)])
+        assert json.loads(out.read_text())["corners_px"] == moved
+
+        centre = np.mean(list(moved.values()), axis=0)
+        dx, dy = (centre - moved["p1"]) / 2
+        drag(page, "#handles [data-corner=p1] circle", dx, dy)  # p1 inside: no field
+        expect(page.locator("#message")).to_have_text(
+            "corners_px p1, p12, p13, p24 do not make a convex quadrilateral in order")
+        page.click("#save")
+        expect(page.locator("#message")).to_have_text(
+            "corners_px p1, p12, p13, p24 do not make a convex quadrilateral in order")
+        assert json.loads(out.read_text())["corners_px"] == moved
+    finally:
+        server.stop()

@@ -2,11 +2,14 @@
 
 SOURCE is a photo, a video, a folder of frames or a camera (its first good frame is used) with
 the checkers in the start position. The field is found automatically where possible; otherwise
-give the four corners (`--corners`, in the order p1 p12 p13 p24) or click them (`--click`).
+give the four corners (`--corners`, in the order p1 p12 p13 p24), drag them into place on a web
+page (`--web`: any browser, the live frame of a camera) or click them (`--click`: needs OpenCV
+with window support).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -22,7 +25,13 @@ def register(subparsers) -> None:
     p.add_argument("--out", required=True, type=Path, metavar="CAL.json",
                    help="calibration file to write")
     p.add_argument("--corners", metavar="X,Y", nargs=4, help="corners p1 p12 p13 p24 in pixels")
-    p.add_argument("--click", action="store_true", help="click the four corners in a window")
+    by_hand = p.add_mutually_exclusive_group()
+    by_hand.add_argument("--web", action="store_true",
+                         help="drag the corners into place on a page at http://127.0.0.1:PORT/"
+                              "calibrate, then save there")
+    by_hand.add_argument("--click", action="store_true",
+                         help="click the four corners in a window")
+    p.add_argument("--port", type=port, help="port of the --web page (default 8000)")
     p.add_argument("--bar-width", type=float, default=0.07,
                    help="bar width as a share of the field width (default 0.07)")
     p.add_argument("--point-depth", type=float, default=0.42,
@@ -32,6 +41,13 @@ def register(subparsers) -> None:
                    help="folder of chessboard photos for lens intrinsics")
     p.add_argument("--pattern", default="9x6", help="chessboard inner corners, COLSxROWS")
     p.set_defaults(run=run)
+
+
+def port(text: str) -> int:
+    """A TCP port number (0: any free one)."""
+    if not (text.isdigit() and int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
+    return int(text)
 
 
 def first_frame(spec: str):
@@ -88,13 +104,14 @@ def run(args) -> int:
     from ...calibration.file import Calibration, save
     from ...calibration.geometry import FieldGeometry
     from ...calibration.intrinsics import Undistorter, from_chessboards
-    from ...vision.corners import find_field, orient
-    from ...vision.learn import learn
     from ...vision.sources import FolderSource
+    from ..calibrating import learned, written
 
+    if args.port is not None and not args.web:
+        raise ValueError("--port is the port of the --web page: give --web too")
     geometry = FieldGeometry(args.bar_width, args.point_depth)
-    image = first_frame(args.source)
-    size = (image.shape[1], image.shape[0])
+    raw = first_frame(args.source)
+    size = (raw.shape[1], raw.shape[0])
     extra = {}
     if args.chessboard:
         cols, _, rows = args.pattern.partition("x")
@@ -102,22 +119,74 @@ def run(args) -> int:
             raise ValueError(f"--pattern {args.pattern!r} is not COLSxROWS")
         photos = [f.image for f in FolderSource(args.chessboard).frames() if f.image is not None]
         extra["intrinsics"] = from_chessboards(photos, (int(cols), int(rows)))
-        image = Undistorter(extra["intrinsics"], size)(image)
-    if args.corners or args.click:
-        corners = parse_corners(args.corners) if args.corners else click_corners(image)
-        cal = Calibration(size, corners, geometry, extra)
-    else:
-        found = find_field(image)
-        if found is None:
-            raise ValueError(f"{args.source}: cannot find the field; give --corners or --click")
-        cal = orient(image, found, geometry)
-        cal = Calibration(size, cal.corners_px, geometry, extra)
+    image = Undistorter(extra["intrinsics"], size)(raw) if extra else raw
+    corners, note = start_corners(args, image, geometry)
+    cal = Calibration(size, corners, geometry, extra)
+    if args.web:
+        return on_the_web(args, raw, cal, note)
     if not args.no_learn:
-        try:
-            cal = learn(image, cal)
-        except ValueError as exc:
-            print(f"bgboard calibrate: note: colours not learned ({exc})", file=sys.stderr)
+        cal, note = learned(image, cal)
+        if note:
+            print(f"bgboard calibrate: note: {note}", file=sys.stderr)
     save(cal, args.out)
-    print(f"wrote {args.out}: corners " + " ".join(
-        f"{k} {round(x)},{round(y)}" for k, (x, y) in cal.corners_px.items()))
+    print(written(cal, args.out))
     return 0
+
+
+def start_corners(args, image, geometry) -> tuple[dict, str]:
+    """The corners given, clicked or found (with --web: else the default guess), and how they
+    were had."""
+    from ..calibrating import first_corners, found_corners
+
+    if args.corners:
+        return parse_corners(args.corners), "the corners given"
+    if args.click:
+        return click_corners(image), "the corners clicked"
+    if args.web:
+        return first_corners(image, geometry)
+    try:
+        return found_corners(image, geometry), "the field was found"
+    except ValueError as exc:
+        raise ValueError(f"{args.source}: {exc}; give --corners, or drag them into place with "
+                         f"--web") from None
+
+
+def on_the_web(args, first, cal, note: str) -> int:
+    """Serve the calibrate page on the frames of SOURCE (the first, or a camera's latest)
+    starting from `cal`; once the user saves there, say where and end."""
+    from ..calibrating import Desk, written
+    from ..frames import is_live
+
+    try:
+        from ..web import serve
+    except ImportError as exc:
+        raise ValueError("--web needs the web extra: pip install 'bgboard[web]'") from exc
+    live = is_live(args.source)
+    desk = Desk(latest_frames(args.source, first) if live else lambda: first, args.out, cal,
+                learn=not args.no_learn, live=live, note=note)
+    server = serve(None, port=8000 if args.port is None else args.port, desk=desk)
+    print(f"calibrate on the page {server.url} ({note})", flush=True)
+    try:
+        saved = desk.saved.get()
+    finally:
+        server.stop()
+    print(written(saved, args.out))
+    return 0
+
+
+def latest_frames(spec: str, first):
+    """A function giving a live camera's latest frame (`first` until the next one), read by a
+    background thread."""
+    import threading
+
+    from ..frames import camera_frames
+
+    latest = [first]
+
+    def follow() -> None:
+        for _, image in camera_frames(spec):
+            if image is not None:
+                latest[0] = image
+
+    threading.Thread(target=follow, name="bgboard-calibrate-camera", daemon=True).start()
+    return lambda: latest[0]

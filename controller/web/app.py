@@ -2,7 +2,8 @@
 stream, the camera picture, the buttons and the match files.
 
 Routes: GET / (the page), /state (JSON), /events (SSE: the state after each change),
-/camera.jpg, /match.mat, /match.sgf; POST /press with JSON {"button": "double"}.
+/camera.jpg, /match.mat, /match.sgf; POST /press with JSON {"button": "double"}; with a
+calibration desk, the calibrate view's routes under /calibrate (calibrate.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
@@ -27,7 +29,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ...calibration.file import Calibration
+from ..calibrating import Desk
 from ..live import LiveState
+from .calibrate import calibrate_routes
 from .pictures import board_svg, camera_svg, read_svg
 
 STATIC = Path(__file__).with_name("static")
@@ -49,20 +53,46 @@ def page_state(live: LiveState, calibration: Calibration | None = None) -> dict:
     return state
 
 
-def create_app(live: LiveState, token: str | None = None,
-               calibration: Calibration | None = None) -> Starlette:
-    """The app for one session. With a token every request must carry it (?token=, an
-    `Authorization: Bearer` header, or the cookie the page sets)."""
+def create_app(live: LiveState | None, token: str | None = None,
+               calibration: Calibration | None = None, desk: Desk | None = None) -> Starlette:
+    """The app for one session (`live`) with its camera overlay drawn through `calibration`,
+    and with a `desk`, the calibrate view (whose calibration then draws the overlay); with
+    only a desk, the calibrate view alone. With a token every request must carry it (?token=,
+    an `Authorization: Bearer` header, or the cookie the page sets)."""
+    routes = []
+    if live is not None:
+        current = (lambda: desk.calibration) if desk else (lambda: calibration)
+        routes += game_routes(live, html_page("index.html", token), current)
+    if desk is not None:
+        routes += calibrate_routes(desk, html_page("calibrate.html", token), live is not None)
+    routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    middleware = [Middleware(TokenGate, token=token)] if token else []
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.closing = threading.Event()
+    return app
 
-    async def index(request: Request) -> Response:
-        page = HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"),
-                            headers={"Cache-Control": "no-store"})
+
+def html_page(name: str, token: str | None) -> Callable:
+    """The endpoint serving static/`name`, which sets the token's cookie for the page's own
+    requests."""
+
+    async def page(request: Request) -> Response:
+        answer = HTMLResponse((STATIC / name).read_text(encoding="utf-8"),
+                              headers={"Cache-Control": "no-store"})
         if token:
-            page.set_cookie(COOKIE, token, httponly=True, samesite="strict")
-        return page
+            answer.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+        return answer
+
+    return page
+
+
+def game_routes(live: LiveState, index: Callable,
+                calibration: Callable[[], Calibration | None]) -> list[Route]:
+    """The game's page (served by `index`) and its routes; `calibration()` draws the
+    overlay."""
 
     async def state(request: Request) -> Response:
-        return JSONResponse(page_state(live, calibration))
+        return JSONResponse(page_state(live, calibration()))
 
     async def events(request: Request) -> Response:
         closing: threading.Event = request.app.state.closing
@@ -78,7 +108,7 @@ def create_app(live: LiveState, token: str | None = None,
                         yield ": still here\n\n"
                     continue
                 version, quiet = new, 0.0
-                yield f"data: {json.dumps(page_state(live, calibration))}\n\n"
+                yield f"data: {json.dumps(page_state(live, calibration()))}\n\n"
                 await anyio.sleep(PAUSE)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -109,7 +139,7 @@ def create_app(live: LiveState, token: str | None = None,
                 "Content-Disposition": f'attachment; filename="bgboard-match.{kind}"'})
         return download
 
-    routes = [
+    return [
         Route("/", index),
         Route("/state", state),
         Route("/events", events),
@@ -117,12 +147,7 @@ def create_app(live: LiveState, token: str | None = None,
         Route("/press", press, methods=["POST"]),
         Route("/match.mat", match_file("mat")),
         Route("/match.sgf", match_file("sgf")),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(TokenGate, token=token)] if token else []
-    app = Starlette(routes=routes, middleware=middleware)
-    app.state.closing = threading.Event()
-    return app
 
 
 class TokenGate:

@@ -1,5 +1,6 @@
 """The page's pictures as SVG text: the game's board with its LEDs and cube, the board as the
-camera read it, and that reading drawn over the camera image (with a calibration).
+camera read it, that reading drawn over the camera image (with a calibration), and the point
+grid with what is read through it while the corners are set (the calibrate view).
 
 All reuse the shapes of bgboard.vision.diagram and the LED places of bgboard.hardware.render.
 """
@@ -7,6 +8,8 @@ All reuse the shapes of bgboard.vision.diagram and the LED places of bgboard.har
 from __future__ import annotations
 
 from html import escape
+
+import numpy as np
 
 from ...calibration.file import Calibration
 from ...hardware.render import led_centres
@@ -70,17 +73,50 @@ def camera_svg(observation: dict, position: dict, cal: Calibration) -> str:
             continue
         base = field.point_y(p)[0]
         (x, y), = cal.field_to_px([(field.point_x(p), base + (0.06 if p <= 12 else -0.06))])
-        fill, edge = ("#ffffff", "#000000") if seen > 0 else ("#111111", "#ffffff")
         if seen != game:
             parts.append(f'<circle class="wrong" cx="{x:.1f}" cy="{y:.1f}" r="{0.8 * size:.1f}" '
                          f'fill="none" stroke="{WRONG}" stroke-width="4"/>')
-        parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" fill="{fill}" '
-                     f'stroke="{edge}" stroke-width="0.8" text-anchor="middle" '
-                     f'dominant-baseline="central" font-family="sans-serif" '
-                     f'font-weight="bold">{abs(seen)}</text>')
+        parts.append(_count(x, y, seen, size))
     for die in observation.get("dice", []):
         (x, y), = cal.field_to_px([die["field_xy"]])
         parts.append(_die(x, y, size / 2, die["value"], die.get("cocked", False)))
+    return _over(width, height, parts)
+
+
+def grid_svg(preview: dict) -> str:
+    """A calibration preview (bgboard.controller.calibrating.Desk.preview) over the frame:
+    the field's outline, the bar, each point's triangle and the count read on it."""
+    width, height = preview["image_size"]
+    grid = preview["grid"]
+    size = max(12.0, height / 24)
+    parts = [_polygon(grid["field"], "field", "#38d0ff", 3),
+             _polygon(grid["bar"], "bar", "#ffd23f", 2)]
+    for (left, right, tip), seen in zip(grid["points"], preview["points"], strict=True):
+        parts.append(_polygon([left, right, tip], "point", "#ffd23f", 1.5))
+        base = np.add(left, right) / 2
+        x, y = base + 0.15 * (np.asarray(tip) - base)
+        if seen:
+            parts.append(_count(x, y, seen, size))
+    return _over(width, height, parts)
+
+
+def _polygon(points, kind: str, colour: str, width: float) -> str:
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    return (f'<polygon class="{kind}" points="{corners}" fill="none" stroke="{colour}" '
+            f'stroke-width="{width}"/>')
+
+
+def _count(x: float, y: float, seen: int, size: float) -> str:
+    """A point's signed count as read, white on black for White, black on white for Black."""
+    fill, edge = ("#ffffff", "#000000") if seen > 0 else ("#111111", "#ffffff")
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" fill="{fill}" '
+            f'stroke="{edge}" stroke-width="0.8" text-anchor="middle" '
+            f'dominant-baseline="central" font-family="sans-serif" '
+            f'font-weight="bold">{abs(seen)}</text>')
+
+
+def _over(width: int, height: int, parts: list[str]) -> str:
+    """An SVG in image pixels, to lie over the picture."""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
             f'preserveAspectRatio="none">{"".join(parts)}</svg>')
 

@@ -9,6 +9,7 @@ import time
 from urllib.parse import quote
 
 from ...calibration.file import Calibration
+from ..calibrating import Desk
 from ..live import LiveState
 from .app import create_app
 
@@ -39,11 +40,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def serve(live: LiveState, host: str = "127.0.0.1", port: int = 8000, token: str | None = None,
-          calibration: Calibration | None = None) -> Server:
+def serve(live: LiveState | None, host: str = "127.0.0.1", port: int = 8000,
+          token: str | None = None, calibration: Calibration | None = None,
+          desk: Desk | None = None) -> Server:
     """Start the web view of `live` on host:port (port 0: any free port) in a background thread.
     Any address but the loopback needs a token; with a calibration the camera picture shows
-    what was read drawn over it."""
+    what was read drawn over it; with a desk, the calibrate view is served too (alone,
+    without `live`: the server's url is then the calibrate page's)."""
     import uvicorn
 
     if not token and not is_loopback(host):
@@ -55,7 +58,7 @@ def serve(live: LiveState, host: str = "127.0.0.1", port: int = 8000, token: str
     except OSError as exc:
         raise OSError(f"the web view cannot listen on {host}:{port}: {exc.strerror or exc}") \
             from None
-    app = create_app(live, token, calibration)
+    app = create_app(live, token, calibration, desk)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
                                            timeout_graceful_shutdown=3))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
@@ -66,13 +69,14 @@ def serve(live: LiveState, host: str = "127.0.0.1", port: int = 8000, token: str
             sock.close()
             raise OSError(f"the web view on {host}:{port} did not start")
         time.sleep(0.01)
-    return Server(_url(host, sock.getsockname()[1], token), server, thread,
+    page = "" if live is not None else "calibrate"
+    return Server(_url(host, sock.getsockname()[1], token, page), server, thread,
                   app.state.closing)
 
 
-def _url(host: str, port: int, token: str | None) -> str:
+def _url(host: str, port: int, token: str | None, page: str = "") -> str:
     if host in ("0.0.0.0", "::", ""):
         host = socket.gethostname()
     elif ":" in host:
         host = f"[{host}]"
-    return f"http://{host}:{port}/" + (f"?token={quote(token)}" if token else "")
+    return f"http://{host}:{port}/{page}" + (f"?token={quote(token)}" if token else "")
