@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from bgboard.calibration.file import from_dict
-from bgboard.controller.calibrating import Desk
+from bgboard.calibration.file import Calibration, from_dict
+from bgboard.controller.calibrating import Desk, inset_corners
 from bgboard.controller.live import LiveState
 from bgboard.controller.web import serve
 from bgboard.engine.game import Match
@@ -149,3 +149,35 @@ def test_the_calibrate_view_saves_a_dragged_corner(page, tmp_path):
         assert json.loads(out.read_text())["corners_px"] == moved
     finally:
         server.stop()
+
+
+def test_a_corner_dragged_by_a_finger_on_the_calibrate_view_alone(tmp_path):
+    """As `bgboard calibrate --web` serves it: a grey photo (no field found, the inset guess),
+    a touch screen; p13 dragged 30, 20 CSS px right and down lands 60, 40 frame px away."""
+    frame = np.full((720, 1280, 3), 128, np.uint8)
+    out = tmp_path / "cal.json"
+    server = serve(None, port=0, desk=Desk(lambda: frame, out, Calibration(
+        (1280, 720), inset_corners((1280, 720))), learn=False))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 670, "height": 900}, has_touch=True)
+            page = context.new_page()
+            page.goto(server.url)
+            expect(page.locator("#grid polygon")).to_have_count(26)
+            box = page.locator("#handles [data-corner=p13] circle").bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            touch = context.new_cdp_session(page)
+            for kind, step in [("touchStart", 0), *(("touchMove", i) for i in range(1, 6)),
+                               ("touchEnd", None)]:
+                points = [] if step is None else [{"x": x + 6 * step, "y": y + 4 * step}]
+                touch.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+            page.click("#save")
+            expect(page.locator("#message")).to_have_text(
+                f"wrote {out}: corners p1 1152,648 p12 128,648 p13 188,112 p24 1152,72")
+        finally:
+            browser.close()
+            server.stop()
+    assert json.loads(out.read_text())["corners_px"] == {
+        "p1": [1152.0, 648.0], "p12": [128.0, 648.0], "p13": [188.0, 112.0],
+        "p24": [1152.0, 72.0]}
