@@ -9,7 +9,6 @@ with window support).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -31,7 +30,7 @@ def register(subparsers) -> None:
                               "calibrate, then save there")
     by_hand.add_argument("--click", action="store_true",
                          help="click the four corners in a window")
-    p.add_argument("--port", type=port, help="port of the --web page (default 8000)")
+    p.add_argument("--port", type=int, help="port of the --web page (default 8000)")
     p.add_argument("--bar-width", type=float, default=0.07,
                    help="bar width as a share of the field width (default 0.07)")
     p.add_argument("--point-depth", type=float, default=0.42,
@@ -41,13 +40,6 @@ def register(subparsers) -> None:
                    help="folder of chessboard photos for lens intrinsics")
     p.add_argument("--pattern", default="9x6", help="chessboard inner corners, COLSxROWS")
     p.set_defaults(run=run)
-
-
-def port(text: str) -> int:
-    """A TCP port number (0: any free one)."""
-    if not (text.isdigit() and int(text) <= 65535):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)")
-    return int(text)
 
 
 def first_frame(spec: str):

@@ -52,6 +52,8 @@ def serve(live: LiveState | None, host: str = "127.0.0.1", port: int = 8000,
     if not token and not is_loopback(host):
         raise ValueError(f"the web view on {host} needs a token (--token SECRET): only "
                          f"127.0.0.1 is served without one")
+    if not 0 <= port <= 65535:
+        raise ValueError(f"the web view cannot listen on port {port}: a port is 0-65535")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         sock = socket.create_server((host, port), family=family)
