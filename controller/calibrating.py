@@ -64,6 +64,21 @@ def learned(image: np.ndarray, cal: Calibration) -> tuple[Calibration, str]:
         return cal, f"colours not learned ({exc})"
 
 
+def start_check(image: np.ndarray, cal: Calibration) -> str:
+    """How many of the 24 points the reader reads as the start position through `cal`: tells
+    a user at once whether the corners and the camera's place are right."""
+    from ..engine.board import START_POINTS
+    from ..vision.read import Reader
+
+    points = Reader(cal).read(image)["points"]
+    wrong = [p for p, (a, b) in enumerate(zip(points, START_POINTS, strict=True), 1) if a != b]
+    line = f"the start position read through these corners: {24 - len(wrong)} of 24 points right"
+    if wrong:
+        line += (f" (not {', '.join(map(str, wrong))}: check the corners, that the camera sees "
+                 "the whole field and that the checkers stand as at the start)")
+    return line
+
+
 def written(cal: Calibration, path: Path) -> str:
     """The line that says where the calibration went and its corners."""
     return f"wrote {path}: corners " + " ".join(
@@ -155,7 +170,11 @@ class Desk:
         save(cal, self.out)
         self.calibration = cal
         self.saved.put(cal)
-        return written(cal, self.out) + (f"; {note}" if note else "")
+        said = [written(cal, self.out), *([note] if note else [])]
+        if self.learn:  # the frame is taken for the start position
+            with self.lock:
+                said.append(start_check(self.image(raw), cal))
+        return "; ".join(said)
 
 
 def size_of(image: np.ndarray) -> tuple[int, int]:

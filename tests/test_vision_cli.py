@@ -107,6 +107,8 @@ def test_calibrate_finds_orients_and_learns_from_the_start_position(tmp_path, ca
     photo, out = tmp_path / "start.png", tmp_path / "cal.json"
     cv2.imwrite(str(photo), start.image)
     assert main(["calibrate", str(photo), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "the start position read through these corners: 24 of 24 points right")
     cal = json.loads(out.read_text())
     for key, xy in start.calibration["corners_px"].items():
         assert np.linalg.norm(np.subtract(cal["corners_px"][key], xy)) < 12
@@ -130,6 +132,15 @@ def test_calibrate_with_given_corners_and_no_start_position(tmp_path, capsys):
     assert cal["corners_px"] == {"p1": [1100.0, 650.0], "p12": [180.0, 650.0],
                                  "p13": [200.0, 80.0], "p24": [1080.0, 80.0]}
     assert "colours" not in cal
-    assert "colours not learned" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "colours not learned" in said.err
+    assert said.out.splitlines()[1] == (
+        "the start position read through these corners: 16 of 24 points right (not 1, 6, 8, 12, "
+        "13, 17, 19, 24: check the corners, that the camera sees the whole field and that the "
+        "checkers stand as at the start)")
+    assert main(["calibrate", str(blank), "--out", str(out), "--corners", *corners,
+                 "--no-learn"]) == 0
+    assert capsys.readouterr().out == (f"wrote {out}: corners p1 1100,650 p12 180,650 p13 200,80 "
+                                       "p24 1080,80\n")
     assert main(["calibrate", str(blank), "--out", str(out)]) == 2
     assert "cannot find the field" in capsys.readouterr().err

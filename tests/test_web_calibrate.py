@@ -27,6 +27,11 @@ from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
 SIZE = (1280, 720)
 FIELD = {"p1": [1100, 600], "p12": [100, 600], "p13": [100, 100], "p24": [1100, 100]}
 """A 1000 x 500 px field, White's edge at the bottom, White's 1-point on the right."""
+BLANK_CHECK = ("the start position read through these corners: 16 of 24 points right (not 1, 6, "
+               "8, 12, 13, 17, 19, 24: check the corners, that the camera sees the whole field "
+               "and that the checkers stand as at the start)")
+"""What calibrating on a board with no checkers says: the start position's 8 occupied points
+read empty."""
 
 
 @cache
@@ -121,7 +126,9 @@ def test_save_writes_what_calibrate_corners_writes(tmp_path):
     answer = client_of(desk).post("/calibrate/save", json={"corners_px": corners})
     assert answer.status_code == 200
     assert answer.json() == {"saved": str(by_web), "message": f"wrote {by_web}: corners " +
-                             " ".join(f"{k} {x},{y}" for k, (x, y) in corners.items())}
+                             " ".join(f"{k} {x},{y}" for k, (x, y) in corners.items()) +
+                             "; the start position read through these corners: 24 of 24 "
+                             "points right"}
     assert by_web.read_text() == by_cli.read_text()
     saved = json.loads(by_web.read_text())
     assert saved["corners_px"] == corners and "colours" in saved
@@ -135,6 +142,7 @@ def test_save_without_the_start_position_says_the_colours_are_not_learned(tmp_pa
     assert answer.json()["message"].startswith(
         f"wrote {out}: corners p1 1100,600 p12 100,600 p13 100,100 p24 1100,100; "
         f"colours not learned (")
+    assert answer.json()["message"].endswith(f"; {BLANK_CHECK}")
     assert json.loads(out.read_text()) == {
         "version": 1, "image_size": [1280, 720],
         "corners_px": {"p1": [1100.0, 600.0], "p12": [100.0, 600.0], "p13": [100.0, 100.0],
@@ -249,7 +257,8 @@ def test_calibrate_web_serves_until_saved(tmp_path):
     finally:
         proc.kill()
     assert (proc.returncode, err) == (0, "")
-    assert out_text == f"wrote {out}: corners p1 1100,600 p12 100,600 p13 100,100 p24 1100,100\n"
+    assert out_text == (f"wrote {out}: corners p1 1100,600 p12 100,600 p13 100,100 p24 1100,100"
+                        f"\n{BLANK_CHECK}\n")
     assert load(out).corners_px["p13"] == (100.0, 100.0)
 
 

@@ -97,7 +97,7 @@ def run(args) -> int:
     from ...calibration.geometry import FieldGeometry
     from ...calibration.intrinsics import Undistorter, from_chessboards
     from ...vision.sources import FolderSource
-    from ..calibrating import learned, written
+    from ..calibrating import learned, start_check, written
 
     if args.port is not None and not args.web:
         raise ValueError("--port is the port of the --web page: give --web too")
@@ -122,6 +122,8 @@ def run(args) -> int:
             print(f"bgboard calibrate: note: {note}", file=sys.stderr)
     save(cal, args.out)
     print(written(cal, args.out))
+    if not args.no_learn:  # the frame is taken for the start position
+        print(start_check(image, cal))
     return 0
 
 
@@ -146,7 +148,7 @@ def start_corners(args, image, geometry) -> tuple[dict, str]:
 def on_the_web(args, first, cal, note: str) -> int:
     """Serve the calibrate page on the frames of SOURCE (the first, or a camera's latest)
     starting from `cal`; once the user saves there, say where and end."""
-    from ..calibrating import Desk, written
+    from ..calibrating import Desk, start_check, written
     from ..frames import is_live
 
     try:
@@ -163,6 +165,8 @@ def on_the_web(args, first, cal, note: str) -> int:
     finally:
         server.stop()
     print(written(saved, args.out))
+    if desk.learn:
+        print(start_check(desk.image(desk.raw()), saved))
     return 0
 
 
