@@ -1,0 +1,43 @@
+"""The field-finding yardstick: a found field's corner error in point widths, whatever the
+corners' naming, and the script's refusals."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import real_fields  # noqa: E402
+
+ENTRY = {"name": "square", "fold": 0, "copy": "-", "image_size": [640, 640],
+         "corners_px": {"p1": [600, 500], "p12": [40, 500], "p13": [40, 100],
+                        "p24": [600, 100]},
+         "geometry": {"bar_width": 0.04, "point_depth": 0.4}}
+POINT = 560 * 0.96 / 12  # the field's width times the share of one point column: 44.8 px
+
+
+def test_the_labelled_corners_found_in_any_naming_are_no_error():
+    turned = np.array([[40, 100], [600, 100], [600, 500], [40, 500]])
+    assert real_fields.corner_error(turned, ENTRY) == 0.0
+
+
+def test_the_error_is_the_farthest_corner_in_point_widths():
+    found = np.array([[600, 500], [40, 500], [40, 100], [600 + 0.5 * POINT, 100]])
+    assert real_fields.corner_error(found, ENTRY) == pytest.approx(0.5)
+    moved = found + [[3, 4], [0, 0], [0, 0], [0, 0]]  # one more corner off, by 5 px
+    assert real_fields.corner_error(moved[[2, 3, 0, 1]], ENTRY) == pytest.approx(0.5)
+
+
+def test_the_table_counts_found_and_right_by_fold():
+    results = [{"fold": 0, "error": None}, {"fold": 0, "error": 0.2}, {"fold": 0, "error": 0.9}]
+    assert real_fields.row("0", results) == "| 0 | 3 | 2 | 33.3% (1/3) | 0.55 |"
+
+
+def test_a_bad_option_is_one_line_and_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        real_fields.main(["--fold", "1"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
