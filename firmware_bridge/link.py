@@ -1,10 +1,15 @@
 """The host side of the link: a thread that keeps the board showing what the host wants.
 
-It opens the port (or finds it by USB ID), says HELLO and checks the protocol version, sends
-each command and resends it until acknowledged, sends heartbeats when idle, and when the board
-disappears reconnects with back-off, restores the last LED frame and servo angle the board had
-acknowledged, and carries on with the commands still queued. Callers
-never block: `set_leds` and `set_servo` only queue. Status changes arrive as LinkEvents.
+It opens the port (or finds it by USB ID), says HELLO and checks the protocol version, and
+then makes the board show the latest LED frame and servo angle asked for: these are state, not
+a queue, so a new frame supersedes one not yet sent, and only the LEDs that differ from what
+the board has acknowledged are sent. Each command is resent until acknowledged, but an LED
+command that failed is planned anew from the latest frame, with half as many LEDs: small
+packets get through a bad line, and every acknowledged one doubles the size again up to the
+whole strip. Heartbeats go out when idle. When the board disappears the link reconnects with
+back-off and, the board's state being unknown then, sends the whole wanted state again.
+Callers never block: `set_leds` and `set_servo` only record the wish. Status changes arrive
+as LinkEvents.
 """
 
 from __future__ import annotations
@@ -27,10 +32,10 @@ log = logging.getLogger(__name__)
 BACKOFF = (0.05, 0.5)       # first and longest wait between reconnection attempts, s
 INCOMPATIBLE_WAIT = 5.0     # s between attempts on a board of another protocol version
 POLL = 0.005                # longest a read blocks, s
-QUEUE_LIMIT = 4096          # queued commands beyond this drop the oldest
 REPLY = {p.HELLO: p.HELLO_REPLY, p.HEARTBEAT: p.BUTTONS, p.SET_LEDS: p.ACK,
-         p.SET_SERVO: p.ACK, p.GET_STATE: p.STATE}
+         p.SET_RUN: p.ACK, p.SET_SERVO: p.ACK, p.GET_STATE: p.STATE}
 TRANSIENT_NAKS = {1, 2, 7}   # crc, oversize, framing: the packet was damaged on the way
+LED_COMMANDS = (p.SET_LEDS, p.SET_RUN)
 
 
 class LinkLost(OSError):
@@ -62,16 +67,27 @@ class LinkStats:
     naks: int = 0
     rejected: int = 0      # commands the board refused as invalid
     stale: int = 0         # replies that matched nothing outstanding
-    dropped: int = 0       # queued commands dropped over QUEUE_LIMIT
+    superseded: int = 0    # frames and angles replaced before the board acknowledged them
     connects: int = 0
     garbage: int = 0       # frames dropped by the decoder
+
+
+@dataclass
+class _Part:
+    """One part of the board's state (the LEDs, the servo): what the host wants it to be and
+    what the board last acknowledged (None: unknown, as at the start of a session)."""
+
+    want: bytes | p.Strip | None = None
+    shown: bytes | p.Strip | None = None
+
+    def settled(self) -> bool:
+        return self.want is None or self.want == self.shown
 
 
 @dataclass
 class _Command:
     type: int
     payload: bytes = b""
-    ticket: int = 0
     reply: Future | None = None
     seq: int = 0
     timeouts: int = 0
@@ -97,9 +113,9 @@ class Link:
         self.status = "disconnected"
         self.hello: p.Hello | None = None
         self._lock = threading.Condition()
-        self._queue: deque[_Command] = deque()
-        self._shown: dict[int, bytes] = {}      # the last acknowledged payload per command
-        self._requested = self._confirmed = 0
+        self._queries: deque[_Command] = deque()
+        self._leds, self._servo = _Part(shown=p.UNKNOWN), _Part()
+        self._limit = p.LED_COUNT       # LEDs an LED command may carry
         self._outstanding: _Command | None = None
         self._seq = 0
         self._presses: bytes | None = None
@@ -111,22 +127,22 @@ class Link:
 
     # -- the caller's side ------------------------------------------------------------------
     def set_leds(self, leds: Sequence[Sequence[int]]) -> None:
-        """Queue an LED frame (RGB triples, at most 30)."""
-        self._enqueue(p.SET_LEDS, p.leds_payload(leds))
+        """Show this LED frame (RGB triples, at most 30; the rest dark) instead of any before."""
+        self._want(self._leds, p.leds_after(p.UNKNOWN, p.SET_LEDS, p.leds_payload(leds)))
 
     def set_servo(self, degrees: float) -> None:
-        """Queue a servo angle, 0..180 degrees."""
-        self._enqueue(p.SET_SERVO, p.servo_payload(degrees))
+        """Turn the servo to this angle, 0..180 degrees, instead of any before."""
+        self._want(self._servo, p.servo_payload(degrees))
 
     def query_state(self, timeout: float = 2.0) -> p.DeviceState:
         """Ask the board for its LED buffer, servo angle and error counters."""
         reply: Future = Future()
         with self._lock:
-            self._queue.append(_Command(p.GET_STATE, reply=reply))
+            self._queries.append(_Command(p.GET_STATE, reply=reply))
         return p.DeviceState.parse(reply.result(timeout).payload)
 
     def wait_confirmed(self, timeout: float) -> bool:
-        """True once the board has acknowledged every frame and angle queued so far."""
+        """True once the board has acknowledged exactly the latest frame and angle asked for."""
         with self._lock:
             return self._lock.wait_for(self._is_confirmed, timeout)
 
@@ -138,15 +154,12 @@ class Link:
         self._close_port()
 
     def _is_confirmed(self) -> bool:
-        return self.status == "connected" and self._confirmed == self._requested
+        return self.status == "connected" and self._leds.settled() and self._servo.settled()
 
-    def _enqueue(self, kind: int, payload: bytes) -> None:
+    def _want(self, part: _Part, payload: bytes) -> None:
         with self._lock:
-            self._requested += 1
-            self._queue.append(_Command(kind, payload, self._requested))
-            if len(self._queue) > QUEUE_LIMIT:
-                self._queue.popleft()
-                self.stats.dropped += 1
+            self.stats.superseded += not part.settled()
+            part.want = payload
 
     # -- the link thread --------------------------------------------------------------------
     def _run(self) -> None:
@@ -179,8 +192,11 @@ class Link:
         self._set_status("connected", self._serial.port)
 
     def _handshake(self) -> None:
-        """HELLO until answered (an Uno resets on open: allow its 2 s boot), then restore."""
+        """HELLO until answered (an Uno resets on open: allow its 2 s boot); until the board
+        acknowledges commands of this session, what it shows is unknown."""
         self._requeue_outstanding()
+        with self._lock:
+            self._leds.shown, self._servo.shown = p.UNKNOWN, None
         hello = _Command(p.HELLO, bytes([p.PROTOCOL_VERSION]), reply=Future())
         self._send(hello, 0.25)
         deadline = time.monotonic() + 3.0
@@ -196,9 +212,6 @@ class Link:
         if self.hello.protocol != p.PROTOCOL_VERSION:
             raise Incompatible(f"board speaks protocol {self.hello.protocol}, "
                                f"this host speaks {p.PROTOCOL_VERSION}")
-        with self._lock:
-            for kind, payload in self._shown.items():
-                self._queue.appendleft(_Command(kind, payload, self._confirmed))
 
     def _serve(self) -> None:
         last_sent = time.monotonic()
@@ -219,9 +232,14 @@ class Link:
                 self._handshake()
 
     def _next(self, idle: bool) -> _Command | None:
+        """A query first, then the servo, then the LEDs where they differ, else a heartbeat."""
         with self._lock:
-            if self._queue:
-                return self._queue.popleft()
+            if self._queries:
+                return self._queries.popleft()
+            if not self._servo.settled():
+                return _Command(p.SET_SERVO, self._servo.want)
+            if not self._leds.settled():
+                return _Command(*p.led_update(self._leds.shown, self._leds.want, self._limit))
         return _Command(p.HEARTBEAT) if idle else None
 
     def _send(self, command: _Command, timeout: float) -> None:
@@ -231,9 +249,24 @@ class Link:
         self._transmit(timeout)
 
     def _resend(self, timeout: float, timed_out: bool = False) -> None:
-        self._outstanding.timeouts += timed_out
+        """Send the outstanding command again; an LED command is planned anew instead."""
+        command = self._outstanding
+        command.timeouts += timed_out
         self.stats.resends += 1
-        self._transmit(timeout)
+        if command.type in LED_COMMANDS:
+            self._send(self._replan(command), timeout)
+        else:
+            self._transmit(timeout)
+
+    def _replan(self, failed: _Command) -> _Command:
+        """The next LED command after `failed`, with half as many LEDs; the LEDs that `failed`
+        would have changed are unknown (its ACK may be what was lost)."""
+        with self._lock:
+            self._limit = max(1, self._limit // 2)
+            leds = self._leds
+            leds.shown = p.leds_unsure(leds.shown, failed.type, failed.payload)
+            kind, payload = p.led_update(leds.shown, leds.want, self._limit)
+        return _Command(kind, payload, timeouts=failed.timeouts)
 
     def _transmit(self, timeout: float) -> None:
         command = self._outstanding
@@ -242,11 +275,16 @@ class Link:
         self._serial.write(p.Packet(command.seq, command.type, command.payload).encode())
 
     def _pump(self, timeout: float) -> None:
-        """Read what has arrived and act on every good packet in it."""
+        """Read what has arrived and act on every good packet in it. A damaged frame is most
+        likely the reply to the outstanding command: that is resent at once, as on a NAK,
+        unless a packet in the same read already had it resent."""
         data = self._serial.read(self._serial.in_waiting or 1)
+        sent, garbage = self.stats.sent, self._decoder.garbage
         for packet in self._decoder.feed(data):
             self._handle(packet, timeout)
         self.stats.garbage = self._decoder.garbage
+        if self.stats.garbage > garbage and self.stats.sent == sent and self._outstanding:
+            self._resend(timeout)
 
     def _handle(self, packet: p.Packet, timeout: float) -> None:
         if packet.type in (p.BUTTONS, p.BUTTON_EVENT):
@@ -280,10 +318,22 @@ class Link:
         self._outstanding = None
         if command.reply is not None:
             command.reply.set_result(packet)
+        elif command.type in (p.SET_SERVO, *LED_COMMANDS):
+            self._settle(command, packet.type == p.ACK)
+
+    def _settle(self, command: _Command, acknowledged: bool) -> None:
+        """An acknowledged frame or angle is what the board shows now; a refused one is given
+        up (the host checks them before sending, so that is a bug, and it must not loop)."""
+        part = self._servo if command.type == p.SET_SERVO else self._leds
         with self._lock:
-            if command.type in (p.SET_LEDS, p.SET_SERVO) and packet.type == p.ACK:
-                self._shown[command.type] = command.payload
-            self._confirmed = max(self._confirmed, command.ticket)
+            if not acknowledged:
+                log.error("the board refused %s", command)
+                part.want = None
+            elif part is self._servo:
+                part.shown = command.payload
+            else:
+                part.shown = p.leds_after(part.shown, command.type, command.payload)
+                self._limit = min(2 * self._limit, p.LED_COUNT)
             self._lock.notify_all()
 
     def _buttons(self, counters: bytes) -> None:
@@ -300,12 +350,12 @@ class Link:
         self._set_status(status, detail)
 
     def _requeue_outstanding(self) -> None:
-        """The unanswered command goes first in line again (a HELLO or heartbeat is redone)."""
+        """An unanswered query goes first in line again; the rest is redone from the state."""
         command, self._outstanding = self._outstanding, None
-        if command is not None and command.type not in (p.HELLO, p.HEARTBEAT):
+        if command is not None and command.type == p.GET_STATE:
             command.timeouts = 0
             with self._lock:
-                self._queue.appendleft(command)
+                self._queries.appendleft(command)
 
     def _close_port(self) -> None:
         if self._serial is not None:

@@ -1,4 +1,4 @@
-"""The bgboard wire protocol, version 1 (PROTOCOL.md): packets, framing and payloads.
+"""The bgboard wire protocol, version 2 (PROTOCOL.md): packets, framing and payloads.
 
 A packet is seq, type, payload and a CRC-16/CCITT-FALSE (little-endian), COBS-encoded and
 ended by a 0x00 byte. This module is pure: bytes in, values out, no I/O.
@@ -13,15 +13,19 @@ from dataclasses import dataclass, field
 
 from cobs import cobs
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 LED_COUNT = 30
 BUTTON_EVENTS = 6           # double, take, pass, undo, confirm, menu (confirm held 1 s)
 MAX_PAYLOAD = 102
 MAX_PACKET = 2 + MAX_PAYLOAD + 2
 MAX_ENCODED = MAX_PACKET + 1
 SERVO_NONE = 0xFFFF
+DARK = bytes(3)
 
-HELLO, HEARTBEAT, SET_LEDS, SET_SERVO, GET_STATE = 0x01, 0x02, 0x03, 0x04, 0x05
+Strip = tuple[bytes | None, ...]   # the 30 LEDs' RGB bytes in strip order; None: not known
+UNKNOWN = (None,) * LED_COUNT
+
+HELLO, HEARTBEAT, SET_LEDS, SET_SERVO, GET_STATE, SET_RUN = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06
 ACK, NAK, HELLO_REPLY, STATE, BUTTONS, BUTTON_EVENT = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85
 NAK_REASONS = {1: "crc", 2: "oversize", 3: "bad type", 4: "bad length", 5: "no session",
                6: "bad value", 7: "framing"}
@@ -98,6 +102,38 @@ def leds_payload(leds: Sequence[Sequence[int]]) -> bytes:
         return bytes(channel for rgb in leds for channel in _rgb(rgb))
     except ValueError as exc:
         raise ValueError(f"bad LED colour: {exc}") from None
+
+
+def led_update(shown: Strip, want: Strip, limit: int = LED_COUNT) -> tuple[int, bytes]:
+    """The next command (type, payload) toward showing `want` where the strip shows `shown`.
+
+    SET_LEDS sends the whole strip up to its last lit LED (the rest go dark); SET_RUN the LEDs
+    from the first that differs to the last that differs, at most `limit` of them. SET_LEDS is
+    taken when it is no longer and carries at most `limit` LEDs.
+    """
+    changed = [i for i, rgb in enumerate(want) if shown[i] != rgb]
+    first, last = changed[0], changed[-1]
+    lit = b"".join(want).rstrip(b"\0")
+    whole = lit.ljust(len(lit) + -len(lit) % 3, b"\0")
+    if len(whole) <= min(3 * limit, 3 * (last - first) + 4):
+        return SET_LEDS, whole
+    last = max(i for i in changed if i < first + limit)
+    return SET_RUN, bytes([first]) + b"".join(want[first:last + 1])
+
+
+def leds_after(shown: Strip, kind: int, payload: bytes) -> Strip:
+    """The strip once the board has acknowledged this SET_LEDS or SET_RUN."""
+    colours = tuple(payload[i:i + 3] for i in range(kind == SET_RUN, len(payload), 3))
+    if kind == SET_LEDS:
+        return colours + (DARK,) * (LED_COUNT - len(colours))
+    return shown[:payload[0]] + colours + shown[payload[0] + len(colours):]
+
+
+def leds_unsure(shown: Strip, kind: int, payload: bytes) -> Strip:
+    """The strip after a SET_LEDS or SET_RUN that may or may not have arrived: the LEDs it
+    would have changed are unknown (None)."""
+    after = leds_after(shown, kind, payload)
+    return tuple(old if old == new else None for old, new in zip(shown, after, strict=True))
 
 
 def _rgb(rgb: Sequence[int]) -> Sequence[int]:

@@ -1,7 +1,8 @@
 """The serial backend: LEDs, cube and buttons on a USB microcontroller running bgboard's firmware.
 
 All the work happens in the firmware_bridge link thread, so nothing here blocks: `show` and
-`turn_cube` queue, the link resends, reconnects and restores the state by itself.
+`turn_cube` only say what the board should show (a frame replaces one not yet sent); the link
+sends what changed, resends, reconnects and restores the state by itself.
 """
 
 from __future__ import annotations
@@ -36,16 +37,17 @@ class SerialBackend(Backend):
         return self._link
 
     def show(self, leds: Sequence[RGB]) -> None:
-        """Queue this frame (at most 30 LEDs) for the board."""
+        """Show this frame (at most 30 LEDs) on the board, instead of any not yet shown."""
         self._link.set_leds(leds)
 
     def turn_cube(self, degrees: float) -> None:
-        """Queue the angle; the firmware turns the cube slowly and then stops the pulse."""
+        """Turn the cube to this angle; the firmware turns it slowly, then stops the pulse."""
         self._link.set_servo(degrees)
         self._servo_set = True
 
     def confirmed(self, timeout: float = 2.0) -> bool:
-        """True once the board acknowledged every frame and angle and the cube stands still."""
+        """True once the board acknowledged the latest frame and angle and the cube stands
+        still."""
         deadline = time.monotonic() + timeout
         if not self._link.wait_confirmed(timeout):
             return False

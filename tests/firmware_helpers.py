@@ -92,12 +92,14 @@ class FaultyLine:
     """A pty between host and board that drops, duplicates, corrupts or delays bytes.
 
     Each byte, in either direction, meets a fault with probability `rate`; the kind of fault
-    is drawn evenly from the four. `port` is the host's end.
+    is drawn evenly from `kinds` (`rate` may be changed on the way). `port` is the host's end;
+    `commands` are the packets the host sent, as it sent them (before any fault).
     """
 
     KINDS = ("drop", "duplicate", "corrupt", "delay")
 
-    def __init__(self, board_port: str, rate: float, seed: int = 6) -> None:
+    def __init__(self, board_port: str, rate: float, seed: int = 6,
+                 kinds: tuple[str, ...] = KINDS) -> None:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         attrs = termios.tcgetattr(self._slave)
@@ -105,7 +107,9 @@ class FaultyLine:
         termios.tcsetattr(self._slave, termios.TCSANOW, attrs)
         self.port = os.ttyname(self._slave)
         self._board = serial.Serial(board_port, 115200, timeout=0)
-        self._rate = rate
+        self.rate, self.kinds = rate, kinds
+        self.commands: list[p.Packet] = []
+        self._decoder = p.Decoder()
         self._random = random.Random(seed)
         self.faults: Counter[str] = Counter()
         self.bytes = 0
@@ -117,10 +121,10 @@ class FaultyLine:
         out = bytearray()
         for byte in data:
             self.bytes += 1
-            if self._random.random() >= self._rate:
+            if self._random.random() >= self.rate:
                 out.append(byte)
                 continue
-            kind = self._random.choice(self.KINDS)
+            kind = self._random.choice(self.kinds)
             self.faults[kind] += 1
             if kind == "duplicate":
                 out += bytes((byte, byte))
@@ -136,7 +140,9 @@ class FaultyLine:
         while not self._stop.is_set():
             ready, _, _ = select.select([self._master, board], [], [], 0.05)
             if self._master in ready:
-                self._board.write(self._garble(os.read(self._master, 4096)))
+                data = os.read(self._master, 4096)
+                self.commands += self._decoder.feed(data)
+                self._board.write(self._garble(data))
             if board in ready:
                 os.write(self._master, self._garble(os.read(board, 4096)))
 

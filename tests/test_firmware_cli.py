@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import NEEDS_TOOLS, RawPort, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, FaultyLine, RawPort, sim, wait_for
 
 pytestmark = NEEDS_TOOLS
 
@@ -35,7 +35,7 @@ def test_firmware_sim_prints_its_pty_writes_state_and_stops_cleanly(tmp_path, st
         assert first.startswith("pty: /dev/pts/"), first
         assert json.loads(state.read_text()) == DARK
         port = RawPort(first[5:].strip())
-        assert port.hello().protocol == 1
+        assert port.hello().protocol == 2
         port.ask(p.SET_LEDS, p.leds_payload([(10, 20, 30)] * 30))
         assert json.loads(state.read_text())["leds"] == [[10, 20, 30]] * 30
         port.close()
@@ -68,6 +68,23 @@ def test_leds_play_on_the_serial_backend_exits_0_with_the_last_frame_shown(sim, 
     assert wait_for(lambda: sim.state()["leds"] == DARK["leds"], 4.0)
 
 
+def test_leds_play_exits_0_with_the_last_frame_shown_through_a_line_with_3_percent_faults(
+        sim, tmp_path):
+    frames = [{"leds": [[i, (5 * k) % 256, 255 - i] for k in range(30)]} for i in range(150)]
+    last = {"leds": [[k, 0, 9] for k in range(20)] + [[0, 0, 0]] * 10, "cube": 4}
+    path = tmp_path / "frames.jsonl"
+    path.write_text("".join(json.dumps(f) + "\n" for f in [*frames, last]))
+    line = FaultyLine(sim.pty, rate=0.03, kinds=("drop", "duplicate", "corrupt"))
+    try:
+        run = bgboard("leds", "play", str(path), "--backend", f"serial:{line.port}",
+                      "--timeout", "50")
+    finally:
+        line.close()
+    assert (run.returncode, run.stderr) == (0, "")
+    assert sim.state() == {"leds": last["leds"], "servo_deg": 72.0}
+    assert sum(line.faults.values()) > 0
+
+
 def test_leds_play_on_a_missing_serial_port_is_a_one_line_error(tmp_path):
     path = tmp_path / "frames.jsonl"
     path.write_text(json.dumps({"leds": [[1, 2, 3]] * 30}) + "\n")
@@ -87,7 +104,7 @@ def test_firmware_info_reports_what_the_board_says(sim):
     run = bgboard("firmware", "info", "--port", sim.pty)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == {
-        "port": sim.pty, "protocol": 1, "firmware": "1.0", "board_id": 1, "leds": 30,
+        "port": sim.pty, "protocol": 2, "firmware": "1.1", "board_id": 1, "leds": 30,
         "button_events": 6, "silence_ms": 3000, "servo_deg": None,
         "errors": {"crc": 0, "oversize": 0, "bad": 0}}
 

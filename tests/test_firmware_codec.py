@@ -50,3 +50,47 @@ def test_payload_builders_refuse_what_the_firmware_cannot_show():
         p.servo_payload(181)
     with pytest.raises(ValueError, match="payload of 103 bytes is over 102"):
         p.Packet(1, p.SET_LEDS, bytes(103)).encode()
+
+
+STRIP = tuple(bytes((k, 2 * k, 3 * k)) for k in range(30))
+
+
+def changed(strip, colours: dict[int, bytes]):
+    return tuple(colours.get(k, rgb) for k, rgb in enumerate(strip))
+
+
+def test_a_delta_sends_only_the_leds_from_the_first_to_the_last_that_differ():
+    want = changed(STRIP, {3: b"\x09\x09\x09", 5: b"\x05\x05\x05"})
+    assert p.led_update(STRIP, want) == (p.SET_RUN,
+                                         b"\x03\x09\x09\x09" + STRIP[4] + b"\x05\x05\x05")
+    assert p.led_update(STRIP, changed(STRIP, {29: b"\x01\x01\x01"})) == (
+        p.SET_RUN, b"\x1d\x01\x01\x01")
+
+
+ONE_LIT = (b"\x07\x00\x00",) + (p.DARK,) * 29
+
+
+def test_the_whole_frame_goes_when_it_is_shorter_or_the_strip_is_unknown():
+    assert p.led_update(STRIP, ONE_LIT) == (p.SET_LEDS, b"\x07\x00\x00")
+    assert p.led_update(STRIP, (p.DARK,) * 30) == (p.SET_LEDS, b"")
+    assert p.led_update(p.UNKNOWN, STRIP) == (p.SET_LEDS, b"".join(STRIP))
+    assert p.led_update(p.UNKNOWN[:1] + STRIP[1:], STRIP) == (p.SET_RUN, b"\x00" + STRIP[0])
+
+
+def test_a_limit_cuts_the_run_at_the_last_differing_led_within_it():
+    want = changed(STRIP, {2: b"\x01\x01\x01", 4: b"\x02\x02\x02", 9: b"\x03\x03\x03"})
+    assert p.led_update(STRIP, want, limit=5) == (p.SET_RUN, b"\x02\x01\x01\x01" + STRIP[3]
+                                                  + b"\x02\x02\x02")
+    assert p.led_update(p.UNKNOWN, STRIP, limit=2) == (p.SET_RUN, b"\x00" + STRIP[0] + STRIP[1])
+    assert p.led_update(STRIP, ONE_LIT, limit=1) == (p.SET_LEDS, b"\x07\x00\x00")
+    assert p.led_update(STRIP, ONE_LIT[::-1], limit=1) == (p.SET_RUN, b"\x01" + p.DARK)
+
+
+def test_the_strip_after_a_command_and_after_one_that_may_have_been_lost():
+    assert p.leds_after(p.UNKNOWN, p.SET_LEDS, b"\x01\x02\x03") == (b"\x01\x02\x03",) + (
+        p.DARK,) * 29
+    run = b"\x1c\x01\x02\x03\x04\x05\x06"
+    assert p.leds_after(STRIP, p.SET_RUN, run) == STRIP[:28] + (b"\x01\x02\x03", b"\x04\x05\x06")
+    assert p.leds_unsure(STRIP, p.SET_RUN, b"\x1c\x01\x02\x03" + STRIP[29]) == (
+        STRIP[:28] + (None, STRIP[29]))
+    assert p.leds_unsure(STRIP, p.SET_LEDS, b"".join(STRIP[:2])) == STRIP[:2] + (None,) * 28

@@ -29,14 +29,14 @@ def nak_reason(packet: p.Packet) -> str:
 
 
 def test_hello_reports_versions_board_and_sizes(port):
-    assert port.hello() == p.Hello(protocol=1, firmware=(1, 0), board_id=1, led_count=30,
+    assert port.hello() == p.Hello(protocol=2, firmware=(1, 1), board_id=1, led_count=30,
                                    button_events=6, silence_ms=3000, presses=bytes(6))
 
 
 def test_commands_before_hello_or_with_another_version_get_no_session(port):
     assert nak_reason(port.ask(p.HEARTBEAT)) == "no session"
-    reply = port.ask(p.HELLO, bytes([2]))
-    assert reply.type == p.HELLO_REPLY and p.Hello.parse(reply.payload).protocol == 1
+    reply = port.ask(p.HELLO, bytes([1]))
+    assert reply.type == p.HELLO_REPLY and p.Hello.parse(reply.payload).protocol == 2
     assert nak_reason(port.ask(p.SET_LEDS, bytes(90))) == "no session"
     port.hello()
     assert port.ask(p.SET_LEDS, bytes(90)).type == p.ACK
@@ -57,6 +57,24 @@ def test_a_short_frame_darkens_the_rest_of_the_strip(sim, port):
     port.ask(p.SET_LEDS, p.leds_payload(FRAME))
     assert port.ask(p.SET_LEDS, p.leds_payload([(9, 8, 7)] * 3)).type == p.ACK
     assert sim.state()["leds"] == [[9, 8, 7]] * 3 + [[0, 0, 0]] * 27
+
+
+def test_set_run_sets_leds_from_a_start_index_and_keeps_the_others(sim, port):
+    port.hello()
+    port.ask(p.SET_LEDS, p.leds_payload(FRAME))
+    assert port.ask(p.SET_RUN, bytes([27, 1, 2, 3, 4, 5, 6])) == p.Packet(port.seq, p.ACK)
+    want = [list(rgb) for rgb in FRAME[:27]] + [[1, 2, 3], [4, 5, 6], list(FRAME[29])]
+    assert sim.state()["leds"] == want
+    assert port.ask(p.SET_RUN, bytes([29, 9, 9, 9])).type == p.ACK
+    assert port.ask(p.SET_RUN, bytes([0])).type == p.ACK          # no LEDs: shown again
+    assert sim.state()["leds"] == want[:29] + [[9, 9, 9]]
+    assert nak_reason(port.ask(p.SET_RUN, bytes([29, 1, 2, 3, 4, 5, 6]))) == "bad value"
+    assert nak_reason(port.ask(p.SET_RUN, bytes([255, 1, 2, 3]))) == "bad value"
+    assert nak_reason(port.ask(p.SET_RUN, bytes([0, 1, 2]))) == "bad length"
+    assert nak_reason(port.ask(p.SET_RUN, b"")) == "bad length"
+    assert sim.state()["leds"] == want[:29] + [[9, 9, 9]]
+    state = p.DeviceState.parse(port.ask(p.GET_STATE).payload)
+    assert state.leds == tuple(map(tuple, want[:29] + [[9, 9, 9]]))
 
 
 def test_set_servo_turns_slowly_then_stops_the_pulse(sim, port):

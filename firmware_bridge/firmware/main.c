@@ -86,6 +86,14 @@ static void reply_state(uint8_t seq)
     link_send(seq, MSG_STATE, out, sizeof(out));
 }
 
+/* Clocks the buffer out to the strip, then ACKs. The blocking ACK keeps the line low >300 us:
+ * the strip latches before any next frame can arrive. */
+static void show(uint8_t seq)
+{
+    ws2812_show(leds, LED_COUNT);
+    link_send(seq, MSG_ACK, 0, 0);
+}
+
 static void set_leds(const packet_t *p)
 {
     if (p->len % 3 || p->len > sizeof(leds)) {
@@ -94,10 +102,25 @@ static void set_leds(const packet_t *p)
     }
     for (uint8_t i = 0; i < sizeof(leds); i++)
         leds[i] = i < p->len ? p->payload[i] : 0;
-    ws2812_show(leds, LED_COUNT);
-    /* The blocking ACK below keeps the line low >300 us: the strip latches before any
-     * next frame can arrive. */
-    link_send(p->seq, MSG_ACK, 0, 0);
+    show(p->seq);
+}
+
+/* A start index and the colours of the LEDs from there on; the others keep theirs. */
+static void set_run(const packet_t *p)
+{
+    if (p->len < 1 || (p->len - 1) % 3) {
+        reply_nak(p->seq, NAK_BAD_LENGTH);
+        return;
+    }
+    uint16_t start = p->payload[0] * 3;
+    uint8_t count = p->len - 1;
+    if (start + count > sizeof(leds)) {
+        reply_nak(p->seq, NAK_BAD_VALUE);
+        return;
+    }
+    for (uint8_t i = 0; i < count; i++)
+        leds[start + i] = p->payload[1 + i];
+    show(p->seq);
 }
 
 static void set_servo(const packet_t *p)
@@ -134,6 +157,9 @@ static void handle(const packet_t *p)
         break;
     case MSG_SET_LEDS:
         set_leds(p);
+        break;
+    case MSG_SET_RUN:
+        set_run(p);
         break;
     case MSG_SET_SERVO:
         set_servo(p);

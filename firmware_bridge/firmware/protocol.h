@@ -2,9 +2,9 @@
 #ifndef BGB_PROTOCOL_H
 #define BGB_PROTOCOL_H
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 #define FIRMWARE_MAJOR 1
-#define FIRMWARE_MINOR 0
+#define FIRMWARE_MINOR 1
 #ifndef BOARD_ID
 #define BOARD_ID 0x0001
 #endif
@@ -25,6 +25,7 @@ enum host_type {
     MSG_SET_LEDS = 0x03,
     MSG_SET_SERVO = 0x04,
     MSG_GET_STATE = 0x05,
+    MSG_SET_RUN = 0x06,
 };
 
 enum device_type {
