@@ -1,14 +1,15 @@
 """The field finder on the labelled real board photos: is the playing field found where the
 labels put its corners?
 
-    python benchmarks/real_fields.py [--copies] [--list]
+    python benchmarks/real_fields.py [--copies] [--list] [--finder classic|net] [--net FILE]
 
 Each whole-field photo of benchmarks/data/real_boards.json (its chosen copy; with `--copies`
 also the other copies whose corners the labels carry: turned, sheared or cropped versions)
 goes to `vision.corners.find_field`, which knows nothing of the labels. A field counts as
 found right when every found corner lies within a third of a point's width of the labelled
-one (issue 26's aim: 95% of real photos), the corners matched in the best of their eight
-namings: which corner is White's 1-point is orientation's work, measured apart. Printed: per
+one (issue 26's aim: 95% of real photos), the corners matched in the naming that fits best:
+of all eight for the classic finder, of the four its bar ends leave for the learned one
+(`--finder net`); which of those is right is orientation's work, measured apart. Printed: per
 fold and overall, photos found at all, found right, and the median corner error of those
 found, in point widths; `--list` gives each photo's error.
 """
@@ -23,6 +24,7 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.file import CORNERS
+from bgboard.vision import field_finder
 from bgboard.vision.corners import find_field, labellings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -38,25 +40,36 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def corner_error(found: np.ndarray, entry: dict) -> float:
+def corner_error(namings, entry: dict) -> float:
     """The largest distance from a found corner to its labelled one, in the labelled field's
-    point widths, the found corners taken in the naming that fits best."""
+    point widths, the found corners taken in the naming (of `namings`) that fits best."""
     cal = calibration(entry)
     truth = np.array([cal.corners_px[k] for k in CORNERS], float)
     width = (np.linalg.norm(truth[0] - truth[1]) + np.linalg.norm(truth[3] - truth[2])) / 2
     point = width * cal.geometry.column_width
     return min(float(np.linalg.norm(np.array([named[k] for k in CORNERS]) - truth, axis=1).max())
-               for named in labellings(np.asarray(found, float))) / point
+               for named in namings) / point
 
 
-def measure(entries: list[dict]) -> list[dict]:
+def namings(image: np.ndarray, finder: str, net: Path):
+    """The namings of the corners a finder finds (None: no field found): the classic finder's
+    eight, the net's four (those its bar ends allow)."""
+    if finder == "classic":
+        found = find_field(image)
+        return None if found is None else list(labellings(found))
+    field = field_finder.find(image, net)
+    return None if field is None else field.namings()
+
+
+def measure(entries: list[dict], finder: str = "classic",
+            net: Path = field_finder.MODEL) -> list[dict]:
     """Each photo's corner error in point widths (None: no field found)."""
     results = []
     for entry in entries:
         image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
         if image is None:
             raise SystemExit(f"real_fields.py: cannot read {entry['copy']}")
-        found = find_field(image)
+        found = namings(image, finder, Path(str(net).format(fold=entry["fold"])))
         results.append({"name": entry["name"], "copy": entry["copy"], "fold": entry["fold"],
                         "error": None if found is None else corner_error(found, entry)})
     return results
@@ -86,14 +99,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", action="store_true",
                         help="also the other copies the labels carry corners for")
     parser.add_argument("--list", action="store_true", help="print each photo's corner error")
+    parser.add_argument("--finder", choices=("classic", "net"), default="classic",
+                        help="the classic finder (quadrilaterals on colour edges; default) or "
+                             "the learned one (vision.field_finder)")
+    parser.add_argument("--net", type=Path, default=field_finder.MODEL, metavar="FILE.onnx",
+                        help="the learned finder's net; {fold} in the name is each photo's "
+                             "fold, to cross-validate nets trained with that fold held out")
     args = parser.parse_args(argv)
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_fields.py: the photos are not at {PHOTOS}\n")
     entries = [e for e in load_labels() if not e["partial"]]
     if args.copies:
         entries += [c for e in entries for c in copy_entries(e)]
-    results = measure(entries)
-    report(f"Field found in real board photos: {len(results)} "
+    try:
+        results = measure(entries, args.finder, args.net)
+    except ValueError as exc:  # no such net
+        parser.exit(2, f"real_fields.py: {exc}\n")
+    report(f"Field found in real board photos by the {args.finder} finder: {len(results)} "
            f"{'photos and copies' if args.copies else 'photos'}", results)
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")

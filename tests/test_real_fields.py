@@ -12,6 +12,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import real_fields  # noqa: E402
 
+from bgboard.vision.corners import labellings  # noqa: E402
+from bgboard.vision.field_finder import Field  # noqa: E402
+
 ENTRY = {"name": "square", "fold": 0, "copy": "-", "image_size": [640, 640],
          "corners_px": {"p1": [600, 500], "p12": [40, 500], "p13": [40, 100],
                         "p24": [600, 100]},
@@ -21,19 +24,33 @@ POINT = 560 * 0.96 / 12  # the field's width times the share of one point column
 
 def test_the_labelled_corners_found_in_any_naming_are_no_error():
     turned = np.array([[40, 100], [600, 100], [600, 500], [40, 500]])
-    assert real_fields.corner_error(turned, ENTRY) == 0.0
+    assert real_fields.corner_error(labellings(turned), ENTRY) == 0.0
 
 
 def test_the_error_is_the_farthest_corner_in_point_widths():
     found = np.array([[600, 500], [40, 500], [40, 100], [600 + 0.5 * POINT, 100]])
-    assert real_fields.corner_error(found, ENTRY) == pytest.approx(0.5)
+    assert real_fields.corner_error(labellings(found), ENTRY) == pytest.approx(0.5)
     moved = found + [[3, 4], [0, 0], [0, 0], [0, 0]]  # one more corner off, by 5 px
-    assert real_fields.corner_error(moved[[2, 3, 0, 1]], ENTRY) == pytest.approx(0.5)
+    assert real_fields.corner_error(labellings(moved[[2, 3, 0, 1]]), ENTRY) == pytest.approx(0.5)
+
+
+def test_a_naming_the_bar_rules_out_does_not_count():
+    wrong_bar = Field(np.array([[40.0, 100], [600, 100], [600, 500], [40, 500]]), (1, 3), 1.0)
+    # every naming it allows turns the field a quarter: a corner lands a field's width away
+    assert real_fields.corner_error(wrong_bar.namings(), ENTRY) == pytest.approx(560 / POINT)
 
 
 def test_the_table_counts_found_and_right_by_fold():
     results = [{"fold": 0, "error": None}, {"fold": 0, "error": 0.2}, {"fold": 0, "error": 0.9}]
     assert real_fields.row("0", results) == "| 0 | 3 | 2 | 33.3% (1/3) | 0.55 |"
+
+
+def test_a_missing_net_is_one_line_and_exit_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        real_fields.main(["--finder", "net", "--net", str(tmp_path / "none.onnx")])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == (f"real_fields.py: the field finder is not installed "
+                                       f"({tmp_path / 'none.onnx'} is missing)\n")
 
 
 def test_a_bad_option_is_one_line_and_exit_2(capsys):

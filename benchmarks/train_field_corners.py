@@ -1,0 +1,165 @@
+"""Train the field finder (`vision.field_finder`): a small net that marks the playing field's
+four corners and the bar's two ends in a photo of any board.
+
+    pip install torch==2.13.0 onnx        # training only: bgboard runs the net with OpenCV
+    python benchmarks/train_field_corners.py render --frames 3000    # renders into the cache
+    python benchmarks/train_field_corners.py train --epochs 30       # -> vision/models
+    python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
+    python benchmarks/real_fields.py --finder net                    # measure on real photos
+
+Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
+positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
+around the board, kept at 640 pixels wide with the corners and bar ends they show. Real: the
+labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
+copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
+the folds left out are the ones to measure on. Each sample is turned by any angle, scaled,
+shifted, mirrored and recoloured; the net learns a score per 8x8-pixel cell (a peak at each
+corner, another map for the bar ends) and each peak's place within its cell. Checkpoints
+every epoch (cache/<out's stem>.pt) and resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.calibration.file import CORNERS, from_dict
+from bgboard.vision import field_finder as ff
+from bgboard.vision.dice import net_input
+from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
+from bgboard.vision.synth import render
+
+CACHE = Path(__file__).resolve().parent / "cache" / "field"
+FIRST_SEED = 600_000
+KEPT_WIDTH = 640  # renders are kept this wide
+REAL_REPEAT = 20
+TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
+SIGMA = 1.2  # peak width, cells
+
+
+def marks(calibration: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The field's corners (p1 p12 p13 p24) and the bar's two ends, in image pixels."""
+    cal = from_dict(calibration)
+    middle = sum(cal.geometry.bar_x) / 2
+    return (np.array([cal.corners_px[k] for k in CORNERS], np.float32),
+            cal.field_to_px([(middle, 0.0), (middle, 1.0)]).astype(np.float32))
+
+
+def render_frames(frames: int, first: int, folder: Path) -> None:
+    """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk."""
+    folder.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    for seed in range(first, first + frames):
+        if (folder / f"{seed}.json").exists():
+            continue
+        scene = family_scene(seed, TRAIN_LOOKS[seed % len(TRAIN_LOOKS)])
+        shot = render(scene, seed)
+        k = KEPT_WIDTH / shot.image.shape[1]
+        corners, ends = marks(shot.calibration)
+        cv2.imwrite(str(folder / f"{seed}.jpg"), cv2.resize(shot.image, None, fx=k, fy=k,
+                                                             interpolation=cv2.INTER_AREA))
+        (folder / f"{seed}.json").write_text(json.dumps(
+            {"corners": (corners * k).tolist(), "ends": (ends * k).tolist()}))
+        if (seed - first) % 250 == 0:
+            print(f"frame {seed - first}/{frames}: {time.time() - start:.0f} s", flush=True)
+
+
+def load_renders(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    items = []
+    for meta in sorted(folder.glob("*.json")):
+        marked = json.loads(meta.read_text())
+        items.append((cv2.imread(str(meta.with_suffix(".jpg"))),
+                      np.array(marked["corners"], np.float32), np.array(marked["ends"],
+                                                                         np.float32)))
+    if not items:
+        raise SystemExit(f"no frames in {folder}: run the render step first")
+    return items
+
+
+def load_real(folds: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The labelled real photos of `folds` (every copy with corners) and their marks."""
+    from label_real_boards import PHOTOS, copy_entries, load_labels
+
+    items = []
+    for entry in load_labels():
+        if entry["partial"] or entry["fold"] not in folds:
+            continue
+        for seen in (entry, *copy_entries(entry)):
+            image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
+            calibration = {"version": 1, "image_size": seen["image_size"],
+                           "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
+            items.append((image, *marks(calibration)))
+    return items
+
+
+def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
+    """A net input (the image turned, scaled, shifted, maybe mirrored and recoloured, in a
+    SIZE square) and its targets: corner and bar-end score maps, offsets and where they
+    count."""
+    h, w = image.shape[:2]
+    k = ff.SIZE / max(h, w) * rng.uniform(0.6, 1.05)
+    turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, k)
+    m[:, 2] += ff.SIZE / 2 - np.array([w / 2, h / 2]) + rng.normal(0, 0.08, 2) * ff.SIZE
+    if rng.random() < 0.5:
+        m = np.array([[-1, 0, ff.SIZE], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
+    border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_REFLECT
+    x = cv2.warpAffine(image, m, (ff.SIZE, ff.SIZE), flags=cv2.INTER_AREA, borderMode=border)
+    x = recolour(x, rng)
+    cells = ff.SIZE // ff.STRIDE
+    target = np.zeros((5, cells, cells), np.float32)  # corner, bar end, dx, dy, offset mask
+    grid = np.arange(cells) + 0.5
+    for channel, marked in ((0, corners), (1, ends)):
+        for u, v in (np.c_[marked, np.ones(len(marked))] @ m.T) / ff.STRIDE:
+            if not (0 <= u < cells and 0 <= v < cells):
+                continue  # out of the picture: nothing to mark
+            target[channel] = np.maximum(target[channel], np.exp(
+                -((grid[None] - u) ** 2 + (grid[:, None] - v) ** 2) / (2 * SIGMA ** 2)))
+            target[channel, int(v), int(u)] = 1.0
+            target[2:, int(v), int(u)] = u % 1, v % 1, 1.0
+    return net_input(x)[0], target
+
+
+def recolour(image: np.ndarray, rng) -> np.ndarray:
+    """Channels shuffled, lit, contrasted, sometimes blurred or made grey."""
+    out = image[..., rng.permutation(3)].astype(np.float32)
+    out = out * rng.uniform(0.7, 1.3) + rng.uniform(-30, 30)
+    if rng.random() < 0.15:
+        out[:] = out.mean(2, keepdims=True)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.5))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("render", "train"))
+    parser.add_argument("--frames", type=int, default=3000)
+    parser.add_argument("--first", type=int, default=FIRST_SEED, help="first seed")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--cache", type=Path, default=CACHE)
+    parser.add_argument("--out", type=Path, default=ff.MODEL)
+    parser.add_argument("--real-folds", default="", metavar="FOLDS",
+                        help="train also on the real photos of these folds, e.g. 1,2,3,4")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    if args.step == "render":
+        render_frames(args.frames, args.first, args.cache / "frames")
+        return
+    import field_net  # beside this script: the PyTorch half
+
+    items = load_renders(args.cache / "frames")
+    if args.real_folds:
+        real = load_real({int(f) for f in args.real_folds.split(",")})
+        print(f"{len(real)} real photos, each seen {REAL_REPEAT} times an epoch")
+        items += real * REAL_REPEAT
+    field_net.train(items, sample, args.epochs, args.cache / f"{args.out.stem}.pt", args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""The playing field found in any photo by a small learned net (run with OpenCV's DNN).
+
+The net sees the photo shrunk to `SIZE` pixels on its longer side and marks, on a grid of
+8x8-pixel cells, the four corners of the playing field and the two ends of the bar (where the
+bar meets White's and Black's edges), each placed within its cell by an offset. The corners
+come back in order around the field; the bar ends say which two edges the points stand on,
+so only four namings of the corners remain (which end is White's 1-point, and whether White
+sits on this side or the other), for the position or the user to decide. Trained by
+benchmarks/train_field_corners.py on renders of every look and the real photos' folds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..calibration.file import CORNERS
+from .dice import MODELS, net_input
+
+MODEL = MODELS / "field_corners.onnx"
+SIZE = 256  # the net's input side, pixels
+STRIDE = 8  # input pixels per output cell
+FOUND = 0.3  # the least peak score of a corner
+
+
+@cache
+def net(model: Path = MODEL) -> cv2.dnn.Net:
+    if not model.is_file():
+        raise ValueError(f"the field finder is not installed ({model} is missing)")
+    return cv2.dnn.readNetFromONNX(str(model))
+
+
+def square(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image shrunk to SIZE on its longer side, its edges repeated to a SIZE square; and
+    the scale from image to square pixels."""
+    h, w = image.shape[:2]
+    k = SIZE / max(h, w)
+    small = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA)
+    return cv2.copyMakeBorder(small, 0, SIZE - small.shape[0], 0, SIZE - small.shape[1],
+                              cv2.BORDER_REPLICATE), k
+
+
+def peaks(heat: np.ndarray, dx: np.ndarray, dy: np.ndarray, n: int) -> np.ndarray:
+    """The `n` highest local maxima of a score map as (x, y, score) in square pixels, each
+    placed within its cell by the offsets."""
+    top = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    r, c = np.nonzero(top)
+    order = np.argsort(-heat[r, c])[:n]
+    r, c = r[order], c[order]
+    return np.c_[(c + dx[r, c]) * STRIDE, (r + dy[r, c]) * STRIDE, heat[r, c]]
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field found in a photo: its corners in order around it (image pixels), the indices
+    of the two edges (corner i to corner i + 1) that the bar meets, and how sure the least
+    sure corner is."""
+
+    corners: np.ndarray  # (4, 2)
+    bar_edges: tuple[int, int]
+    score: float
+
+    def namings(self) -> list[dict[str, tuple[float, float]]]:
+        """The four ways to name the corners p1 p12 p13 p24 that put the points on the edges
+        the bar meets: White's edge p1-p12 is one of those edges, run either way."""
+        out = []
+        for edge in self.bar_edges:
+            for step in (1, -1):
+                start = edge if step == 1 else (edge + 1) % 4
+                order = [self.corners[(start + step * i) % 4] for i in range(4)]
+                out.append(dict(zip(CORNERS, (tuple(map(float, p)) for p in order),
+                                    strict=True)))
+        return out
+
+
+def ring(points: np.ndarray) -> np.ndarray:
+    """Points in order around their centre."""
+    centre = points.mean(0)
+    return points[np.argsort(np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0]))]
+
+
+def bar_edges(corners: np.ndarray, ends: np.ndarray) -> tuple[int, int]:
+    """The two opposite edges of the ring the bar ends lie nearest (by their midpoints); the
+    pair whose midpoints lie nearer the ends found, or (0, 2) when no end was found."""
+    if not len(ends):
+        return 0, 2
+    mids = (corners + np.roll(corners, -1, 0)) / 2
+    cost = [sum(np.linalg.norm(mids[[i, i + 2]] - e, axis=1).min() for e in ends)
+            for i in (0, 1)]
+    return (0, 2) if cost[0] <= cost[1] else (1, 3)
+
+
+def find(image: np.ndarray, model: Path = MODEL) -> Field | None:
+    """The playing field in a BGR photo of a board, or None when the net finds no four
+    corners."""
+    sq, k = square(image)
+    finder = net(model)
+    finder.setInput(net_input(sq))
+    corner_heat, bar_heat, dx, dy = finder.forward()[0]
+    corners = peaks(corner_heat, dx, dy, 4)
+    if len(corners) < 4 or corners[:, 2].min() < FOUND:
+        return None
+    ends = peaks(bar_heat, dx, dy, 2)
+    ends = ends[ends[:, 2] >= FOUND, :2] / k
+    placed = ring(corners[:, :2] / k)
+    return Field(placed, bar_edges(placed, ends), float(corners[:, 2].min()))
