@@ -1,7 +1,8 @@
 """The calibration file of DESIGN.md: the field's four corners in the image plus its geometry.
 
 Only `version`, `image_size` and `corners_px` are required; `geometry` has defaults and any
-other keys (learned colours, camera intrinsics) are kept as they are in `extra`.
+other keys (learned colours, camera intrinsics, the camera's settings) are kept as they are in
+`extra`; `camera` is checked when the file is read.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .camera import CameraSettings, camera_from_dict
 from .geometry import FieldGeometry
 
 CORNERS = ("p1", "p12", "p13", "p24")
@@ -57,6 +59,12 @@ class Calibration:
         width = np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])
         height = np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"])
         return float(width / height)
+
+    def camera(self) -> CameraSettings | None:
+        """The settings to open the camera with, at this calibration's image size; None when
+        the file has none (the camera is then opened as it comes)."""
+        data = self.extra.get("camera")
+        return None if data is None else camera_from_dict(data, self.image_size)
 
     def to_dict(self) -> dict:
         data = {
@@ -109,6 +117,8 @@ def _parse(data) -> Calibration:
         raise ValueError(f"geometry has unknown key {sorted(unknown)[0]!r}")
     if not all(_num(v) for v in geo.values()):
         raise ValueError("geometry values must be numbers")
+    if "camera" in data:
+        camera_from_dict(data["camera"])
     extra = {k: v for k, v in data.items() if k not in KNOWN}
     return Calibration((size[0], size[1]), parsed, FieldGeometry(**geo), extra)
 

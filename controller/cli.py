@@ -56,6 +56,7 @@ def build_parser() -> ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # our own one line says what failed
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")  # so does it for a camera not opened
     args = build_parser().parse_args(argv)
     try:
         return args.run(args) or 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -171,9 +172,15 @@ class Play:
         print(f"web view: {self.server.url}", flush=True)
 
     def _frames(self) -> Iterator[tuple[float, np.ndarray | None]]:
+        """The camera's frames, the camera set as the calibration says (its `camera` key)."""
         from .frames import camera_frames
 
-        yield from camera_frames(self.options.camera, self.options.fps, self._camera_status)
+        yield from camera_frames(self.options.camera, self.options.fps, self._camera_status,
+                                 self.calibration.camera(), self._note)
+
+    @staticmethod
+    def _note(text: str) -> None:
+        print(f"bgboard play: note: {text}", file=sys.stderr, flush=True)
 
     def _camera_status(self, ok: bool, detail: str) -> None:
         self.bus.emit("status", f"camera: {detail}", part="camera", ok=ok, detail=detail)

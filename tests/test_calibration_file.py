@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from bgboard.calibration.camera import CameraSettings, camera_from_dict
 from bgboard.calibration.file import Calibration, from_dict, load, save
 from bgboard.calibration.geometry import FieldGeometry
 
@@ -53,6 +54,18 @@ def test_save_then_load_keeps_geometry_and_extra_keys(tmp_path):
          "do not make a convex quadrilateral"),
         ({"geometry": {"bar_width": 0.9}}, "bar_width 0.9 is not in [0, 0.5)"),
         ({"geometry": {"depth": 0.3}}, "geometry has unknown key 'depth'"),
+        ({"camera": [1]}, "camera is not an object"),
+        ({"camera": {"exposure": 300}}, "camera.kind None is not 'picamera' or 'usb'"),
+        ({"camera": {"kind": "usb", "colour_gains": [1.9, 1.6]}},
+         "camera has unknown key 'colour_gains' (for a usb camera)"),
+        ({"camera": {"kind": "usb", "exposure": -5}},
+         "camera.exposure -5 is not a positive number or null"),
+        ({"camera": {"kind": "picamera", "gain": "high"}},
+         "camera.gain 'high' is not a number >= 0 or null"),
+        ({"camera": {"kind": "picamera", "colour_gains": [1.9]}},
+         "camera.colour_gains [1.9] is not [red, blue]: two positive numbers or null"),
+        ({"camera": {"kind": "usb", "wb_temperature": True}},
+         "camera.wb_temperature True is not a positive number (kelvin) or null"),
     ],
 )
 def test_bad_calibrations_are_refused_with_the_reason(change, reason):
@@ -60,6 +73,31 @@ def test_bad_calibrations_are_refused_with_the_reason(change, reason):
         from_dict(dict(MINIMAL, **change), "cal.json")
     assert str(err.value).startswith("cal.json: ")
     assert reason in str(err.value)
+
+
+def test_the_camera_settings_go_through_the_file_and_a_file_without_them_has_none(tmp_path):
+    camera = {"kind": "picamera", "exposure": 12000, "gain": 1.5, "colour_gains": [1.9, 1.6]}
+    path = tmp_path / "cal.json"
+    save(from_dict(dict(MINIMAL, camera=camera)), path)
+    cal = load(path)
+    assert cal.camera() == CameraSettings("picamera", (1280, 720), 12000, 1.5, (1.9, 1.6))
+    assert json.loads(path.read_text())["camera"] == camera
+    save(from_dict(MINIMAL), path)
+    assert load(path).camera() is None
+    assert "camera" not in json.loads(path.read_text())
+
+
+@pytest.mark.parametrize(("settings", "data"), [
+    (CameraSettings("usb", (640, 480), 156.0, 0.0, wb_temperature=4600.0),
+     {"kind": "usb", "exposure": 156.0, "gain": 0.0, "wb_temperature": 4600.0}),
+    (CameraSettings("usb", (640, 480)),
+     {"kind": "usb", "exposure": None, "gain": None, "wb_temperature": None}),
+    (CameraSettings("picamera", (1280, 720), 12000, 1.5, colour_gains=(1.9, 1.6)),
+     {"kind": "picamera", "exposure": 12000, "gain": 1.5, "colour_gains": [1.9, 1.6]}),
+])
+def test_camera_settings_round_trip_with_null_for_automatic(settings, data):
+    assert settings.to_dict() == data
+    assert camera_from_dict(json.loads(json.dumps(data)), settings.size) == settings
 
 
 def test_bad_json_and_missing_file(tmp_path):

@@ -16,7 +16,9 @@ import pytest
 
 from bgboard.controller.cli import build_parser
 from bgboard.controller.journal import Journal, read_journal
+from bgboard.controller.play import Play, PlayOptions
 from bgboard.firmware_bridge.discovery import USB_IDS
+from camera_fakes import PI_CONTROLS, install_picamera2
 from cli_helpers import bgboard
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,3 +126,45 @@ def test_the_sample_play_toml_is_valid(tmp_path):
     options = options_from(args)
     assert (options.leds, options.match, options.web) == ("serial:/dev/bgboard", 7,
                                                           "0.0.0.0:8000")
+
+
+def test_play_opens_the_pi_camera_as_the_calibration_says_and_notes_refusals(
+        tmp_path, monkeypatch, capsys):
+    """The Pi camera is a stand-in (Picamera2 cannot run here), one without white balance."""
+    import json
+
+    camera = install_picamera2(monkeypatch, advertised=PI_CONTROLS[:3])
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(dict(CAL, camera={"kind": "picamera", "exposure": 12000,
+                                                 "gain": 1.5, "colour_gains": [1.9, 1.6]})))
+    play = Play(PlayOptions(camera="picamera", calibration=str(path), out=str(tmp_path / "o")))
+    try:
+        _, image = next(play._frames())
+    finally:
+        play.journal.close()
+    assert image.shape == (720, 1280, 3)
+    main = {"size": (1280, 720), "format": "BGR888"}
+    assert camera.opened[0].calls[:4] == [
+        ("create_video_configuration", main), ("configure", {"main": main}),
+        ("set_controls", {"AeEnable": False, "ExposureTime": 12000, "AnalogueGain": 1.5}),
+        ("start",)]
+    assert capsys.readouterr().err == (
+        "bgboard play: note: camera picamera did not take AwbEnable=False, ColourGains=(1.9, "
+        "1.6): left as the camera sets them\n")
+
+
+def test_play_without_picamera2_or_with_a_bad_camera_key_is_one_line(tmp_path):
+    import json
+
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(CAL))
+    result = bgboard("play", "--camera", "picamera", "--calibration", str(path),
+                     "--out", str(tmp_path / "o"))
+    assert (result.returncode, result.stderr) == (2, (
+        "bgboard play: error: the picamera source needs Picamera2: sudo apt install "
+        "python3-picamera2 (a virtual environment sees it only when made with "
+        "--system-site-packages)\n"))
+    path.write_text(json.dumps(dict(CAL, camera={"kind": "usb", "exposure": 156, "iso": 100})))
+    result = bgboard("play", "--calibration", str(path), "--out", str(tmp_path / "p"))
+    assert (result.returncode, result.stderr) == (
+        2, f"bgboard play: error: {path}: camera has unknown key 'iso' (for a usb camera)\n")

@@ -9,6 +9,7 @@ import numpy as np
 
 from bgboard.controller.cli import main
 from bgboard.vision.synth import START_POINTS, Scene, dice_photo, random_scene, render
+from camera_fakes import install_capture, install_picamera2
 from vision_helpers import calibrated, write_frame
 
 
@@ -144,3 +145,77 @@ def test_calibrate_with_given_corners_and_no_start_position(tmp_path, capsys):
                                        "p24 1080,80\n")
     assert main(["calibrate", str(blank), "--out", str(out)]) == 2
     assert "cannot find the field" in capsys.readouterr().err
+
+
+CORNERS = ["1100,650", "180,650", "200,80", "1080,80"]
+
+
+def test_calibrate_on_the_pi_camera_locks_what_it_settled_on(tmp_path, capsys, monkeypatch):
+    """The Pi camera is a stand-in (Picamera2 cannot run here): tests/camera_fakes.py."""
+    camera = install_picamera2(monkeypatch)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", "picamera", "--out", str(out), "--corners", *CORNERS,
+                 "--no-learn"]) == 0
+    assert camera.opened[0].calls[2] == ("set_controls", {"AeEnable": True, "AwbEnable": True})
+    cal = json.loads(out.read_text())
+    assert cal["image_size"] == [1280, 720]
+    assert cal["camera"] == {"kind": "picamera", "exposure": 12000, "gain": 1.5,
+                             "colour_gains": [1.9, 1.6]}
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "camera picamera settled at exposure 12000, gain 1.5, colour_gains [1.9, 1.6]: set so "
+        "whenever it is opened with this file")
+    assert main(["calibrate", "picamera", "--out", str(out), "--corners", *CORNERS,
+                 "--no-learn", "--camera-auto"]) == 0
+    assert json.loads(out.read_text())["camera"] == {"kind": "picamera", "exposure": None,
+                                                    "gain": None, "colour_gains": None}
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "camera picamera: exposure, gain and white balance left automatic")
+
+
+def test_calibrate_on_a_usb_camera_notes_the_controls_it_refused(tmp_path, capsys, monkeypatch):
+    """The USB camera is a stand-in capture that refuses automatic white balance."""
+    install_capture(monkeypatch, refuse=(cv2.CAP_PROP_AUTO_WB,),
+                    values={cv2.CAP_PROP_EXPOSURE: 156.0, cv2.CAP_PROP_GAIN: 0.0})
+    out = tmp_path / "cal.json"
+    corners = ["600,450", "40,450", "40,30", "600,30"]
+    assert main(["calibrate", "0", "--out", str(out), "--corners", *corners, "--no-learn"]) == 0
+    assert json.loads(out.read_text())["camera"] == {"kind": "usb", "exposure": 156.0,
+                                                    "gain": 0.0, "wb_temperature": None}
+    assert capsys.readouterr().err == (
+        "bgboard calibrate: note: camera 0 did not take auto_wb=1: left as the camera sets "
+        "them\n")
+
+
+def test_calibrate_without_picamera2_or_the_camera_is_one_line(tmp_path, capsys):
+    def calibrate(source: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "calibrate",
+                               source, "--out", str(tmp_path / "cal.json")],
+                              capture_output=True, text=True, timeout=120)
+
+    result = calibrate("picamera")
+    assert (result.returncode, result.stderr) == (2, (
+        "bgboard calibrate: error: the picamera source needs Picamera2: sudo apt install "
+        "python3-picamera2 (a virtual environment sees it only when made with "
+        "--system-site-packages)\n"))
+    result = calibrate("99")  # no /dev/video99 here
+    assert (result.returncode, result.stderr) == (
+        2, "bgboard calibrate: error: cannot open video source 99\n")
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), np.full((72, 128, 3), 128, np.uint8))
+    assert main(["calibrate", str(photo), "--out", str(tmp_path / "cal.json"),
+                 "--camera-auto"]) == 2
+    assert capsys.readouterr().err == ("bgboard calibrate: error: --camera-auto is for a "
+                                       "camera: a device number or picamera\n")
+
+
+def test_a_calibration_with_a_bad_camera_key_is_one_line_naming_it(tmp_path, capsys):
+    cal, frame = tmp_path / "cal.json", tmp_path / "frame.png"
+    cv2.imwrite(str(frame), np.full((720, 1280, 3), 128, np.uint8))
+    cal.write_text(json.dumps({"version": 1, "image_size": [1280, 720],
+                               "corners_px": {"p1": [1100, 650], "p12": [180, 650],
+                                              "p13": [200, 80], "p24": [1080, 80]},
+                               "camera": {"kind": "usb", "exposure": "auto"}}))
+    assert main(["read", str(frame), "--calibration", str(cal)]) == 2
+    assert capsys.readouterr().err == (
+        f"bgboard read: error: {cal}: camera.exposure 'auto' is not a positive number or "
+        "null\n")

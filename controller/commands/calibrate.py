@@ -5,6 +5,10 @@ the checkers in the start position. The field is found automatically where possi
 give the four corners (`--corners`, in the order p1 p12 p13 p24), drag them into place on a web
 page (`--web`: any browser, the live frame of a camera) or click them (`--click`: needs OpenCV
 with window support).
+
+A camera is started automatic and read once it has settled; the exposure, gain and white
+balance it settled on go into the file (`camera`), for every later opening of it to set
+again, unless `--camera-auto` leaves them automatic.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...calibration.camera import CameraSettings
 from . import example
 
 
@@ -36,26 +41,56 @@ def register(subparsers) -> None:
     p.add_argument("--point-depth", type=float, default=0.42,
                    help="triangle length as a share of the field height (default 0.42)")
     p.add_argument("--no-learn", action="store_true", help="do not learn colours and sizes")
+    p.add_argument("--camera-auto", action="store_true",
+                   help="leave a camera's exposure, gain and white balance automatic (by "
+                        "default they are locked at the values it settles on now)")
     p.add_argument("--chessboard", metavar="DIR", type=Path,
                    help="folder of chessboard photos for lens intrinsics")
     p.add_argument("--pattern", default="9x6", help="chessboard inner corners, COLSxROWS")
     p.set_defaults(run=run)
 
 
-def first_frame(spec: str):
-    """The first readable frame of a source."""
-    from ...vision.sources import IMAGE_SUFFIXES, open_source
+def first_frame(spec: str, auto: bool):
+    """The first readable frame of a source and, for a camera, the settings to open it with
+    (see camera_frame)."""
+    from ...vision.sources import IMAGE_SUFFIXES, camera_kind, open_source
 
+    kind = camera_kind(spec)
+    if auto and kind is None:
+        raise ValueError("--camera-auto is for a camera: a device number or picamera")
+    if kind is not None:
+        return camera_frame(spec, kind, auto)
     if Path(spec).suffix.lower() in IMAGE_SUFFIXES:
         from .read import load_image
 
-        return load_image(Path(spec))
+        return load_image(Path(spec)), None
     for frame in open_source(spec).frames():
         if frame.image is not None:
-            return frame.image
+            return frame.image, None
         if frame.index > 100:
             break
     raise ValueError(f"{spec}: no readable frame")
+
+
+def camera_frame(spec: str, kind: str, auto: bool):
+    """A camera's frame once it has settled, started automatic (a USB camera keeps what the
+    last program set), and the settings it settled on; with `auto` automatic ones at its
+    resolution."""
+    from ...vision.sources import open_source, refused_note, settled
+
+    source = open_source(spec, CameraSettings(kind))
+    if source.refused:
+        say_note(refused_note(spec, source.refused))
+    try:
+        image, settings = settled(source)
+    except OSError as exc:
+        raise OSError(f"camera {spec}: {exc}") from None
+    return image, CameraSettings(kind, settings.size) if auto else settings
+
+
+def say_note(text: str) -> None:
+    """A note for the user (not a failure), on stderr."""
+    print(f"bgboard calibrate: note: {text}", file=sys.stderr, flush=True)
 
 
 def parse_corners(texts: list[str]) -> dict:
@@ -102,16 +137,16 @@ def run(args) -> int:
     if args.port is not None and not args.web:
         raise ValueError("--port is the port of the --web page: give --web too")
     geometry = FieldGeometry(args.bar_width, args.point_depth)
-    raw = first_frame(args.source)
+    raw, camera = first_frame(args.source, args.camera_auto)
     size = (raw.shape[1], raw.shape[0])
-    extra = {}
+    extra = {"camera": camera.to_dict()} if camera else {}
     if args.chessboard:
         cols, _, rows = args.pattern.partition("x")
         if not (cols.isdigit() and rows.isdigit()):
             raise ValueError(f"--pattern {args.pattern!r} is not COLSxROWS")
         photos = [f.image for f in FolderSource(args.chessboard).frames() if f.image is not None]
         extra["intrinsics"] = from_chessboards(photos, (int(cols), int(rows)))
-    image = Undistorter(extra["intrinsics"], size)(raw) if extra else raw
+    image = Undistorter(extra["intrinsics"], size)(raw) if "intrinsics" in extra else raw
     corners, note = start_corners(args, image, geometry)
     cal = Calibration(size, corners, geometry, extra)
     if args.web:
@@ -119,12 +154,22 @@ def run(args) -> int:
     if not args.no_learn:
         cal, note = learned(image, cal)
         if note:
-            print(f"bgboard calibrate: note: {note}", file=sys.stderr)
+            say_note(note)
     save(cal, args.out)
     print(written(cal, args.out))
     if not args.no_learn:  # the frame is taken for the start position
         print(start_check(image, cal))
+    if camera:
+        print(camera_line(args.source, camera))
     return 0
+
+
+def camera_line(spec: str, camera: CameraSettings) -> str:
+    """What the file says about the camera's settings."""
+    locked = camera.locked()
+    if not locked:
+        return f"camera {spec}: exposure, gain and white balance left automatic"
+    return f"camera {spec} settled at {locked}: set so whenever it is opened with this file"
 
 
 def start_corners(args, image, geometry) -> tuple[dict, str]:
@@ -156,8 +201,8 @@ def on_the_web(args, first, cal, note: str) -> int:
     except ImportError as exc:
         raise ValueError("--web needs the web extra: pip install 'bgboard[web]'") from exc
     live = is_live(args.source)
-    desk = Desk(latest_frames(args.source, first) if live else lambda: first, args.out, cal,
-                learn=not args.no_learn, live=live, note=note)
+    frames = latest_frames(args.source, first, cal.camera()) if live else lambda: first
+    desk = Desk(frames, args.out, cal, learn=not args.no_learn, live=live, note=note)
     server = serve(None, port=8000 if args.port is None else args.port, desk=desk)
     print(f"calibrate on the page {server.url} ({note})", flush=True)
     try:
@@ -167,12 +212,14 @@ def on_the_web(args, first, cal, note: str) -> int:
     print(written(saved, args.out))
     if desk.learn:
         print(start_check(desk.image(desk.raw()), saved))
+    if saved.camera():
+        print(camera_line(args.source, saved.camera()))
     return 0
 
 
-def latest_frames(spec: str, first):
+def latest_frames(spec: str, first, camera: CameraSettings | None):
     """A function giving a live camera's latest frame (`first` until the next one), read by a
-    background thread."""
+    background thread from the camera opened with the settings `camera`."""
     import threading
 
     from ..frames import camera_frames
@@ -180,7 +227,7 @@ def latest_frames(spec: str, first):
     latest = [first]
 
     def follow() -> None:
-        for _, image in camera_frames(spec):
+        for _, image in camera_frames(spec, camera=camera, note=say_note):
             if image is not None:
                 latest[0] = image
 
