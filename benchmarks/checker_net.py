@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from checkpoints import keep, resume  # beside this script
 from torch import nn
 
 from bgboard.vision.dice import net_input
@@ -73,13 +74,7 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (
         len(patches) // BATCH + 1))
     checkpoint = cache / f"{out.stem}.pt"
-    first = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint)
-        net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
-        sched.load_state_dict(state["sched"])
-        first = state["epoch"] + 1
+    first = resume(checkpoint, net, opt, sched)
     for epoch in range(first, epochs):
         t, total, right, seen = time.time(), 0.0, 0, 0
         net.train()
@@ -98,8 +93,7 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
             total += float(loss.detach()) * len(idx)
             right += int((count_logits.argmax(1) == n).sum())
             seen += len(idx)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
-                    "sched": sched.state_dict(), "epoch": epoch}, checkpoint)
+        keep(checkpoint, epoch, net, opt, sched)
         print(f"epoch {epoch}: loss {total / seen:.4f}, counts right {right / seen:.4f} "
               f"(augmented), {time.time() - t:.0f} s", flush=True)
     export(net, out)

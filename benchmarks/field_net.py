@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from checkpoints import keep, resume  # beside this script
 from torch import nn
 
 from bgboard.vision import field_finder as ff
@@ -62,19 +63,12 @@ def train(items: list, sample, epochs: int, checkpoint: Path, out: Path) -> None
     """Train on `items` (image, corners, bar ends), a fresh `sample` of each per epoch."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    rng = np.random.default_rng(0)
     net = FieldNet()
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(items) // BATCH)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
-    first = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint)
-        net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
-        sched.load_state_dict(state["sched"])
-        first = state["epoch"] + 1
-        rng = np.random.default_rng(first)
+    first = resume(checkpoint, net, opt, sched)
+    rng = np.random.default_rng(first)
     for epoch in range(first, epochs):
         t, total = time.time(), 0.0
         net.train()
@@ -87,9 +81,7 @@ def train(items: list, sample, epochs: int, checkpoint: Path, out: Path) -> None
             opt.step()
             sched.step()
             total += float(value.detach()) * len(xs)
-        checkpoint.parent.mkdir(parents=True, exist_ok=True)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(),
-                    "sched": sched.state_dict(), "epoch": epoch}, checkpoint)
+        keep(checkpoint, epoch, net, opt, sched)
         print(f"epoch {epoch}: loss {total / len(items):.4f}, {time.time() - t:.0f} s",
               flush=True)
     export(net, out)
