@@ -98,14 +98,16 @@ def load_real(folds: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
-    """A net input (the image turned, scaled, shifted, maybe mirrored and recoloured, in a
-    SIZE square) and its targets: corner and bar-end score maps, offsets and where they
+    """A net input (the image turned about the field's middle, scaled so that the field fills
+    from half to all of a SIZE square, shifted, maybe mirrored and recoloured) and its targets: corner and bar-end score maps, offsets and where they
     count."""
-    h, w = image.shape[:2]
-    k = ff.SIZE / max(h, w) * rng.uniform(0.6, 1.05)
+    centre = corners.mean(0)
     turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), turn, k)
-    m[:, 2] += ff.SIZE / 2 - np.array([w / 2, h / 2]) + rng.normal(0, 0.08, 2) * ff.SIZE
+    m = cv2.getRotationMatrix2D(tuple(map(float, centre)), turn, 1.0)
+    extent = np.ptp(corners @ m[:, :2].T, 0).max()
+    k = rng.uniform(0.55, 1.02) * ff.SIZE / extent  # the field fills 55% to all of the square
+    m *= k
+    m[:, 2] += ff.SIZE / 2 - k * centre + rng.normal(0, 0.05, 2) * ff.SIZE
     if rng.random() < 0.5:
         m = np.array([[-1, 0, ff.SIZE], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
     border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_REFLECT
