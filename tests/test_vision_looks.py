@@ -82,3 +82,36 @@ def test_a_tilted_camera_sees_the_far_edge_shorter() -> None:
         flat = np.array(tilted_corners(np.random.default_rng(seed), aspect, 0.0))
         sides = [np.linalg.norm(flat[i] - flat[(i + 1) % 4]) for i in range(4)]
         assert max(sides[0] / sides[2], sides[1] / sides[3]) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_a_deep_box_shades_the_field_beside_its_walls_and_nowhere_else() -> None:
+    from dataclasses import replace
+
+    from bgboard.calibration.file import from_dict
+
+    scene = replace(family_scene(2, "inlaid", hand=0.0), points=(0,) * 24, dice=())
+    flat = replace(scene, look=replace(scene.look, wall=0.0))
+    deep = replace(scene, look=replace(scene.look, wall=0.08))
+    a, b = render(flat, 2), render(deep, 2)
+    cal = from_dict(a.calibration)
+
+    def grey(image, fx, fy) -> float:
+        x, y = np.round(cal.field_to_px([(fx, fy)])[0]).astype(int)
+        return float(image[y - 2:y + 3, x - 2:x + 3].mean())
+
+    for beside_a_wall in [(0.25, 0.01), (0.75, 0.99), (0.005, 0.5), (0.995, 0.5)]:
+        assert grey(b.image, *beside_a_wall) < 0.93 * grey(a.image, *beside_a_wall)
+    for far_from_walls in [(0.25, 0.5), (0.75, 0.3)]:
+        assert grey(b.image, *far_from_walls) == grey(a.image, *far_from_walls)
+
+
+def test_most_wide_looks_have_a_deep_box_and_the_rest_of_the_look_is_unchanged() -> None:
+    looks = [family_look(np.random.default_rng([seed, 3]), "inlaid") for seed in range(40)]
+    walls = [look.wall for look in looks]
+    assert 20 <= sum(w > 0 for w in walls) <= 36
+    assert all(0.02 <= w <= 0.08 for w in walls if w)
+    assert family_look(np.random.default_rng(3), "classic").wall == 0.0
+    # the walls come from a child generator: what the look draws after them is as before
+    rng = np.random.default_rng(7)
+    family_look(rng, "marble")
+    assert rng.random() == pytest.approx(0.9227595761684675)  # as before walls

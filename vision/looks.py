@@ -64,14 +64,18 @@ def family_look(rng, family: str) -> Look:
 
 
 def _extras(rng, look: Look) -> Look:
-    """The mix every wide family gets: 3D checkers, players' piles, glare, a wider lens."""
+    """The mix every wide family gets: 3D checkers, players' piles, glare, a wider lens, and
+    on most a deep box whose walls shade the field's edges (drawn from a child generator, so
+    the rest of the look and the position are what they were before walls were drawn)."""
+    walls = rng.spawn(1)[0]
     return replace(
         look,
         style="3d" if rng.random() < 0.5 else "flat",
         view=tuple(float(v) for v in rng.normal(0, 1, 2) / 3 + (0, 1)),
         pile="players" if rng.random() < 0.5 else "rows",
         glare=float(rng.uniform(0.2, 0.6)) * (rng.random() < 0.3),
-        distortion=float(rng.uniform(0.0, 0.06)) * (rng.random() < 0.3))
+        distortion=float(rng.uniform(0.0, 0.06)) * (rng.random() < 0.3),
+        wall=float(walls.uniform(0.02, 0.08)) * (walls.random() < 0.7))
 
 
 def tilted_corners(rng, aspect: float, tilt: float) -> tuple:

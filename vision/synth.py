@@ -98,6 +98,8 @@ class Look:
     glare: float = 0.0  # lamp reflections: highlights on checkers and a patch on the board
     distortion: float = 0.0  # radial lens distortion k1 (> 0: barrel)
     pile: str = "rows"  # rows (the reader's convention) | players (long rows, towers, off-centre)
+    wall: float = 0.0  # reach of the shadow the box's walls and the raised bar cast on the field,
+    # as a share of the field's height (0: a flat board)
 
 
 @dataclass(frozen=True)
@@ -343,8 +345,32 @@ def _draw_board(rng, look: Look) -> np.ndarray:
         cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
     if look.pattern != "none":
         _pattern(img, rng, look, (ox, oy), (fw, fh))
+    if look.wall:
+        img *= _wall_shade(look, (ox, oy), (fw, fh), (ch, cw))[..., None]
     tex = _texture(rng, (ch, cw), look.texture, look.grain)
     return img * tex[..., None]
+
+
+def _wall_shade(look: Look, origin, size, shape) -> np.ndarray:
+    """The shade the box's walls and the raised bar cast on the field beside them: darkest
+    at the wall, gone `look.wall` field heights away, deepest beside the walls the light
+    comes over (the way the checkers' shadows fall). A deep box's dark band along the points'
+    bases is no checker."""
+    (ox, oy), (fw, fh) = origin, size
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    fall = np.array([-look.light[0], look.light[1]], np.float32)
+    fall /= np.linalg.norm(fall) or 1.0
+    bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
+    walls = ((yy - oy, (0, 1)), (oy + fh - yy, (0, -1)), (xx - ox, (1, 0)),
+             (ox + fw - xx, (-1, 0)), (xx - bx1, (1, 0)), (bx0 - xx, (-1, 0)))
+    gain = np.ones(shape, np.float32)
+    for distance, inward in walls:
+        strength = 0.25 + 0.5 * max(0.0, float(fall @ np.array(inward, np.float32)))
+        near = np.clip(1 - distance / (look.wall * fh), 0, 1) * (distance >= 0)
+        gain *= 1 - strength * near ** 2
+    outside = (yy < oy) | (yy >= oy + fh) | (xx < ox) | (xx >= ox + fw)
+    gain[outside] = 1.0
+    return gain
 
 
 def _pattern(img, rng, look: Look, origin, size) -> None:
