@@ -99,8 +99,8 @@ def load_real(folds: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]
 
 def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
     """A net input (the image turned about the field's middle, scaled so that the field fills
-    from half to all of a SIZE square, shifted, maybe mirrored and recoloured) and its targets: corner and bar-end score maps, offsets and where they
-    count."""
+    from half to all of a SIZE square, shifted, maybe mirrored and recoloured) and its
+    targets: corner and bar-end score maps, offsets and where they count."""
     centre = corners.mean(0)
     turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
     m = cv2.getRotationMatrix2D(tuple(map(float, centre)), turn, 1.0)
