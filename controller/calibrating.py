@@ -102,6 +102,7 @@ class Desk:
         self.note = note
         self.lock = lock or threading.Lock()
         self.saved: queue.Queue[Calibration] = queue.Queue()
+        self.check = ""  # what the last save read of the start position ("" without learning)
 
     def raw(self) -> np.ndarray:
         """The latest frame as it came; LookupError before the first."""
@@ -161,20 +162,21 @@ class Desk:
 
     def save(self, body) -> str:
         """The corners of `body` on the latest frame, learned on it (unless told not to),
-        written to the file and handed to `saved`; the words for the user."""
+        written to the file, the start position read through them (`check`), and handed to
+        `saved`; the words for the user."""
         raw = self.raw()
+        image = self.image(raw)
         cal = self.parse(body, size_of(raw))
-        note = ""
-        if self.learn:
-            cal, note = learned(self.image(raw), cal)
+        note = self.check = ""
+        if self.learn:  # the frame is taken for the start position
+            cal, note = learned(image, cal)
         save(cal, self.out)
         self.calibration = cal
-        self.saved.put(cal)
-        said = [written(cal, self.out), *([note] if note else [])]
-        if self.learn:  # the frame is taken for the start position
+        if self.learn:
             with self.lock:
-                said.append(start_check(self.image(raw), cal))
-        return "; ".join(said)
+                self.check = start_check(image, cal)
+        self.saved.put(cal)
+        return "; ".join(line for line in (written(cal, self.out), note, self.check) if line)
 
 
 def size_of(image: np.ndarray) -> tuple[int, int]:

@@ -193,7 +193,7 @@ def start_corners(args, image, geometry) -> tuple[dict, str]:
 def on_the_web(args, first, cal, note: str) -> int:
     """Serve the calibrate page on the frames of SOURCE (the first, or a camera's latest)
     starting from `cal`; once the user saves there, say where and end."""
-    from ..calibrating import Desk, start_check, written
+    from ..calibrating import Desk, written
     from ..frames import is_live
 
     try:
@@ -210,8 +210,8 @@ def on_the_web(args, first, cal, note: str) -> int:
     finally:
         server.stop()
     print(written(saved, args.out))
-    if desk.learn:
-        print(start_check(desk.image(desk.raw()), saved))
+    if desk.check:
+        print(desk.check)
     if saved.camera():
         print(camera_line(args.source, saved.camera()))
     return 0
