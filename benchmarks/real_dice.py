@@ -16,7 +16,6 @@ every labelled die. `--list` prints every labelled die with both readings.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -24,21 +23,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.calibration.file import Calibration
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice, dice_photo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402  (a sibling script)
+from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402  (sibling scripts)
+from real_boards import OneLineParser, pct  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "real_dice.json"
 INSIDE = 0.02  # a die this far (field share) outside the field's edge still lies on it
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Usage errors on one line, exit code 2 (as the bgboard CLI)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def load(path: Path = LABELS) -> list[dict]:
@@ -48,15 +42,9 @@ def load(path: Path = LABELS) -> list[dict]:
             for photo in json.loads(path.read_text())["photos"]]
 
 
-def through(matrix: np.ndarray, xy) -> tuple[float, float]:
-    """A point through a homography."""
-    x, y, w = matrix @ (float(xy[0]), float(xy[1]), 1.0)
-    return x / w, y / w
-
-
-def on_field(view: FieldView, xy) -> bool:
+def on_field(cal: Calibration, xy) -> bool:
     """Whether an image point lies on the playing field (within INSIDE of its edge)."""
-    fx, fy = view.to_field(through(np.linalg.inv(view.rect_to_image), xy))
+    (fx, fy), = cal.px_to_field([xy])
     return -INSIDE <= fx <= 1 + INSIDE and -INSIDE <= fy <= 1 + INSIDE
 
 
@@ -87,9 +75,9 @@ def matched(labelled: list[dict], read: list[tuple[tuple[float, float], int]]) -
 
 
 def read_field(image: np.ndarray, view: FieldView) -> list[tuple[tuple[float, float], int]]:
-    half = view.warp_half(image)
-    return [(through(view.rect_to_image, d["at"]), d["value"])
-            for d in dice.find_field_dice(image, half, view)]
+    found = dice.find_field_dice(image, view.warp_half(image), view)
+    at = view.cal.field_to_px([view.to_field(d["at"]) for d in found]) if found else []
+    return [(tuple(xy), d["value"]) for xy, d in zip(at, found, strict=True)]
 
 
 def read_photo(image: np.ndarray) -> list[tuple[tuple[float, float], int]]:
@@ -119,10 +107,6 @@ def tally(photos: list[dict], key: str) -> dict[str, int]:
     return t
 
 
-def pct(a: int, b: int) -> str:
-    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
-
-
 def measure(photos: list[dict]) -> list[dict]:
     """Both readers' values per labelled die of each photo, and their false dice."""
     out = []
@@ -134,7 +118,7 @@ def measure(photos: list[dict]) -> list[dict]:
         view = FieldView(calibration(board)) if "corners_px" in board else None
         field_values, field_false = matched(photo["dice"], read_field(image, view) if view else [])
         photo_values, photo_false = matched(photo["dice"], read_photo(image))
-        labelled = [{**d, "scored": {"field": bool(view) and on_field(view, d["xy"]),
+        labelled = [{**d, "scored": {"field": bool(view) and on_field(view.cal, d["xy"]),
                                      "photo": True}}
                     for d in photo["dice"]]
         out.append({**photo, "dice": labelled, "field": field_values, "field_false": field_false,

@@ -16,7 +16,6 @@ found, in point widths; `--list` gives each photo's error.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -29,15 +28,9 @@ from bgboard.vision.corners import find_field, labellings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import PHOTOS, calibration, copy_entries, load_labels  # noqa: E402
+from real_boards import OneLineParser  # noqa: E402
 
 RIGHT = 1 / 3  # the largest corner error, in point widths, of a field found right
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Usage errors on one line, exit code 2 (as the bgboard CLI)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def corner_error(namings, entry: dict) -> float:
