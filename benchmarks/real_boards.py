@@ -1,7 +1,7 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
-        [--checkers net|colour] [--net FILE.onnx]
+        [--checkers net|colour] [--net FILE.onnx] [--auto [--finder-net FILE.onnx]]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -15,7 +15,10 @@ sheared or grey versions of the same photos) and prints their figures apart: the
 positions, so they say how the reading holds up to such changes, not more photos.
 `--checkers net --net 'cache/fold{fold}.onnx'` reads each photo with the net trained without
 its fold: the cross-validated figure of the learned reader.
-`--auto` (no corners: the board found in the photo) waits for the field finder (issue 26).
+`--auto` reads each photo as `bgboard read PHOTO` does with no calibration (the field found,
+its corners named by the position: controller.photo) and scores the first reading it gives;
+a photo whose field is not found scores none of its points. `--finder-net FILE.onnx` (with
+`{fold}` as for `--net`) tries a learned field finder that is not installed.
 """
 
 from __future__ import annotations
@@ -160,13 +163,46 @@ def report(title: str, results: list[dict], worst: int, unit: str = "photos") ->
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
 
 
+def not_found(entry: dict) -> dict:
+    """The figures of a photo whose field was not found: none of its points right."""
+    skip = set(entry.get("uncertain_points", []))
+    scored = [p for p in range(1, 25) if p not in skip]
+    missed = {f"{c} missed": sum(max(s * entry["points"][p - 1], 0) for p in scored)
+              for c, s in (("white", 1), ("black", -1))}
+    return {"name": entry["name"] + copy_tag(entry), "fold": entry["fold"],
+            "points": len(scored), "right": 0, "wrong": scored, "bar right": False,
+            "whole": False, "tally": defaultdict(int, missed), "found": False}
+
+
+def read_found(entry: dict, checkers: str, finder: Path | None) -> tuple[np.ndarray, dict | None]:
+    """The entry's photo and the first reading `bgboard read` gives with no calibration
+    (None: no field found)."""
+    from bgboard.controller.photo import read_photo as read_any
+
+    image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
+    try:
+        return image, read_any(image, checkers, finder=finder).readings[0]
+    except ValueError:
+        return image, None
+
+
 def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
-            net: Path = MODEL) -> list[dict]:
-    """Read and score each labelled photo copy; picture it into `show_dir` if given."""
+            net: Path = MODEL, finder: str | None = None) -> list[dict]:
+    """Read and score each labelled photo copy (with its corners, or `finder` "auto" or the
+    learned finder's net: found in the photo); picture it into `show_dir` if given."""
     results = []
     for entry in entries:
-        image, obs = read_photo(entry, checkers, Path(str(net).format(fold=entry["fold"])))
-        results.append(score(entry, obs))
+        fold = entry["fold"]
+        if finder:
+            net_file = None if finder == "auto" else Path(finder.format(fold=fold))
+            image, obs = read_found(entry, checkers, net_file)
+            if obs is None:
+                results.append(not_found(entry))
+                continue
+            entry = {**entry, "corners_px": obs["corners_px"]}
+        else:
+            image, obs = read_photo(entry, checkers, Path(str(net).format(fold=fold)))
+        results.append({**score(entry, obs), "found": True})
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
     return results
@@ -188,22 +224,26 @@ def main(argv: list[str] | None = None) -> int:
                              "trained with that fold held out")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
+    parser.add_argument("--finder-net", metavar="FILE.onnx",
+                        help="with --auto: this learned field finder's net ({fold}: each "
+                             "photo's fold)")
     args = parser.parse_args(argv)
-    if args.auto:
-        parser.exit(2, "real_boards.py: --auto needs the field finder, which is not built yet "
-                       "(issue 26)\n")
+    finder = (args.finder_net or "auto") if args.auto else None
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_boards.py: the photos are not at {PHOTOS}\n")
     if args.show:
         args.show.mkdir(parents=True, exist_ok=True)
     chosen = [e for e in load_labels()
               if not e["partial"] and (not args.fold or e["fold"] in args.fold)]
-    results = measure(chosen, args.show, args.checkers, args.net)
-    report(f"Real board photos, corners given, {args.checkers} checker reader: "
+    results = measure(chosen, args.show, args.checkers, args.net, finder)
+    how = "the field found in the photo" if finder else "corners given"
+    report(f"Real board photos, {how}, {args.checkers} checker reader: "
            f"{len(results)} photos", results, args.worst)
+    if finder:
+        print(f"\nfield found in {sum(r['found'] for r in results)} of {len(results)} photos")
     if args.copies:
         copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
-        results = measure(copies, args.show, args.checkers, args.net)
+        results = measure(copies, args.show, args.checkers, args.net, finder)
         names = len({e["name"] for e in copies})
         print()
         report(f"Other copies of {names} of those photos, corners carried over: "

@@ -172,12 +172,20 @@ def test_score_skips_uncertain_labels_and_judges_whole_boards_only_when_certain(
     assert (result["right"], result["wrong"], result["whole"]) == (23, [1], False)
 
 
-def test_auto_is_not_built_yet(capsys):
-    with pytest.raises(SystemExit) as exit_:
-        real_boards.main(["--auto"])
-    assert exit_.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "issue 26" in err
+def test_a_field_not_found_scores_none_of_its_points():
+    entry = next(e for e in WHOLE if e["points"] == START and not e.get("uncertain_points"))
+    result = real_boards.not_found(entry)
+    assert (result["right"], result["points"], result["whole"]) == (0, 24, False)
+    assert (result["tally"]["white missed"], result["tally"]["black missed"]) == (15, 15)
+
+
+@needs_photos
+def test_auto_reads_each_photo_as_read_does_with_no_calibration(capsys):
+    assert real_boards.main(["--auto", "--fold", "4", "--worst", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("## Real board photos, the field found in the photo, net checker reader: 6 photos"
+            in out)
+    assert out.rstrip().endswith("field found in 0 of 6 photos")
 
 
 @pytest.mark.parametrize("argv", [["--fold", "7"], ["--worst", "x"], ["--bogus"]])

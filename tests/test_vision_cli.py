@@ -18,7 +18,8 @@ def test_read_json_is_the_observation(tmp_path, capsys):
     image, cal_path = write_frame(tmp_path, rendered, cal)
     assert main(["read", str(image), "--calibration", str(cal_path), "--json"]) == 0
     obs = json.loads(capsys.readouterr().out)
-    assert set(obs) == {"points", "bar", "off", "dice", "hand", "confidence", "point_options"}
+    assert set(obs) == {"points", "bar", "off", "dice", "hand", "confidence", "point_options",
+                        "xgid", "position_id"}
     assert obs["points"] == rendered.truth["points"]
     assert obs["bar"] == rendered.truth["bar"] and obs["off"] == rendered.truth["off"]
     assert 0.0 <= obs["confidence"] <= 1.0
@@ -26,13 +27,14 @@ def test_read_json_is_the_observation(tmp_path, capsys):
     assert all(sum(p for _, p in options) <= 1.0 for options in obs["point_options"])
 
 
-def test_read_with_the_colour_reader_gives_the_design_keys_only(tmp_path, capsys):
+def test_read_with_the_colour_reader_gives_the_design_keys(tmp_path, capsys):
     rendered, cal = calibrated(5, hand=0.0)
     image, cal_path = write_frame(tmp_path, rendered, cal)
     args = ["read", str(image), "--calibration", str(cal_path), "--json", "--checkers", "colour"]
     assert main(args) == 0
     obs = json.loads(capsys.readouterr().out)
-    assert set(obs) == {"points", "bar", "off", "dice", "hand", "confidence"}
+    assert set(obs) == {"points", "bar", "off", "dice", "hand", "confidence", "xgid",
+                        "position_id"}
     assert obs["points"] == rendered.truth["points"]
 
 

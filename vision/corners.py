@@ -9,6 +9,7 @@ start position best.
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -106,6 +107,31 @@ def start_score(image: np.ndarray, cal: Calibration) -> float:
     return float(unlike[occupied].mean() - unlike[~occupied].mean() + apart - spread + lighter)
 
 
+def long_first(named: dict) -> bool:
+    """Whether a naming puts White's points along a long side of the field (p1-p12 no
+    shorter than p1-p24): the points run along the long sides."""
+    c = {k: np.asarray(v) for k, v in named.items()}
+    return np.linalg.norm(c["p12"] - c["p1"]) >= np.linalg.norm(c["p24"] - c["p1"])
+
+
+def field_namings(image: np.ndarray, finder: Path | None = None
+                  ) -> list[dict[str, tuple[float, float]]]:
+    """The four namings of the field found in any photo (White's edge either long side, run
+    either way): found by its two halves or, where the learned finder is installed (or its
+    net `finder` given), by it; ValueError when no field is found."""
+    from . import field_finder
+
+    found = find_field(image)
+    if found is not None:
+        return [named for named in labellings(found) if long_first(named)]
+    finder = finder or field_finder.MODEL
+    if finder.is_file():
+        field = field_finder.find(image, finder)
+        if field is not None:
+            return field.namings()
+    raise ValueError("no playing field found in the photo (give its corners with --calibration)")
+
+
 def orient(image: np.ndarray, corners, geometry: FieldGeometry | None = None) -> Calibration:
     """The labelling of `corners` under which the frame shows the start position best.
 
@@ -115,8 +141,7 @@ def orient(image: np.ndarray, corners, geometry: FieldGeometry | None = None) ->
     geometry = geometry or FieldGeometry()
     best, best_score = None, -1.0
     for named in labellings(corners):
-        c = {k: np.array(v) for k, v in named.items()}
-        if np.linalg.norm(c["p12"] - c["p1"]) < np.linalg.norm(c["p24"] - c["p1"]):
+        if not long_first(named):
             continue
         cal = Calibration(size, named, geometry)
         score = start_score(image, cal)

@@ -1,7 +1,11 @@
-"""`bgboard read IMAGE... --calibration CAL [--json] [--overlay OUT.png]`: photos -> Observations.
+"""`bgboard read IMAGE... [--calibration CAL] [--json] [--overlay OUT.png]`: photos -> Observations.
 
-With several images, each JSON line gets an added "image"; an unreadable image is reported in
-its own line and makes the exit code 2 once all the others are read."""
+Without `--calibration` the field is found in each photo and its corners named from the
+position or the user's word (controller.photo); the Observation then carries `corners_px`,
+and `other_readings` when the naming is not certain. A legal reading gets its `xgid` and
+`position_id` with `--on-roll` to play. With several images, each JSON line gets an added
+"image"; an unreadable image is reported in its own line and makes the exit code 2 once all
+the others are read."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..photo import HOMES, WHITES, PhotoReading, position_ids, put_on_bar, read_photo
 from . import example
 
 
@@ -16,8 +21,25 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("read", help="read checkers, dice and hands from board photos",
                               epilog=example("bgboard read frame.jpg --calibration cal.json"))
     p.add_argument("images", nargs="+", metavar="IMAGE", type=Path, help="photos of the board")
-    p.add_argument("--calibration", required=True, type=Path, metavar="CAL",
-                   help="calibration file written by bgboard calibrate")
+    p.add_argument("--calibration", type=Path, metavar="CAL",
+                   help="calibration file written by bgboard calibrate (default: find the "
+                        "board in each photo)")
+    p.add_argument("--home", choices=HOMES,
+                   help="without --calibration: the photo is taken from White's seat and "
+                        "White's home board is on this side")
+    p.add_argument("--white", choices=WHITES,
+                   help="without --calibration: the photo is taken from White's seat and "
+                        "White plays these checkers (default: White is light, seat unknown)")
+    p.add_argument("--on-roll", choices=("white", "black"), default="white",
+                   help="the player on roll in the XGID and Position ID (default white)")
+    p.add_argument("--cube", type=int, default=1, metavar="N",
+                   help="the cube's value for the XGID (default 1: the cube is not read)")
+    p.add_argument("--cube-owner", choices=("white", "black"),
+                   help="who owns the cube (default: in the middle)")
+    p.add_argument("--bar-white", type=int, default=0, metavar="N",
+                   help="White checkers on the bar out of the photo (counted off otherwise)")
+    p.add_argument("--bar-black", type=int, default=0, metavar="N",
+                   help="Black checkers on the bar out of the photo (counted off otherwise)")
     p.add_argument("--checkers", choices=("net", "colour"), default="net",
                    help="checker reader: the learned column net that reads checkers by their "
                         "shape and adds point_options (default), or the older reader of the "
@@ -43,24 +65,76 @@ def load_image(path: Path):
 def text(obs: dict) -> str:
     """A short human-readable Observation."""
     dice = ", ".join(f"{d['value']}{' (cocked)' if d['cocked'] else ''}" for d in obs["dice"])
-    return (f"points {obs['points']}\nbar white {obs['bar']['white']} black {obs['bar']['black']}"
-            f"  off white {obs['off']['white']} black {obs['off']['black']}\n"
-            f"dice {dice or '-'}  hand {'yes' if obs['hand'] else 'no'}"
-            f"  confidence {obs['confidence']:.2f}")
+    lines = [f"points {obs['points']}",
+             f"bar white {obs['bar']['white']} black {obs['bar']['black']}"
+             f"  off white {obs['off']['white']} black {obs['off']['black']}",
+             f"dice {dice or '-'}  hand {'yes' if obs['hand'] else 'no'}"
+             f"  confidence {obs['confidence']:.2f}"]
+    if "corners_px" in obs:
+        lines.append("corners " + "  ".join(f"{k} {x:.0f},{y:.0f}"
+                                            for k, (x, y) in obs["corners_px"].items()))
+    if "xgid" in obs:
+        lines.append(f"{obs['xgid']}  Position ID {obs['position_id']}")
+    if "other_readings" in obs:
+        lines.append(f"orientation not certain: {len(obs['other_readings'])} other namings "
+                     "of the corners fit (--json lists them; say --home and --white)")
+    return "\n".join(lines)
+
+
+def check_options(args) -> None:
+    """ValueError naming an option that cannot hold."""
+    if args.calibration and (args.home or args.white):
+        raise ValueError("--home and --white name the corners of a board found in the photo: "
+                         "not with --calibration")
+    if args.cube < 1 or args.cube & (args.cube - 1) or args.cube > 1024:
+        raise ValueError(f"--cube {args.cube}: a cube is 1, 2, 4, ... 1024")
+    if args.cube_owner and args.cube == 1:
+        raise ValueError("--cube-owner: a cube of 1 is in the middle (give --cube 2 or more)")
+    if min(args.bar_white, args.bar_black) < 0:
+        raise ValueError("--bar-white and --bar-black count checkers: 0 or more")
+
+
+def with_ids(obs: dict, args) -> dict:
+    """The reading with the unseen checkers put on the bar as told, and its IDs."""
+    obs = put_on_bar(obs, args.bar_white, args.bar_black)
+    return {**obs, **position_ids(obs, args.on_roll, args.cube, args.cube_owner)}
+
+
+def observe(image, reader, args) -> dict:
+    """The Observation of one photo, with the IDs, corners and other readings it has."""
+    if reader:
+        return with_ids(reader.read(image), args)
+    found: PhotoReading = read_photo(image, args.checkers, args.home, args.white)
+    best, *others = (with_ids(r, args) for r in found.readings)
+    keys = ("points", "bar", "off", "corners_px", "xgid", "position_id")
+    return {**best, "orientation": found.told_by,
+            **({"other_readings": [{k: r[k] for k in keys if k in r} for r in others]}
+               if others else {})}
+
+
+def missing_note(path: Path, obs: dict, args) -> str | None:
+    """A line saying which checkers the photo does not show when they are counted off
+    without being told so, or None."""
+    unseen = [f"{n} {colour}" for colour, n in obs["off"].items() if n]
+    if not unseen or args.bar_white or args.bar_black:
+        return None
+    return (f"bgboard read: {path}: {' and '.join(unseen)} checkers are not on the field: "
+            "counted as borne off (say --bar-white/--bar-black N if on the bar out of view)")
 
 
 def run(args) -> int:
     from ...calibration.file import load
     from ...vision.read import Reader
 
+    check_options(args)
     if args.overlay and len(args.images) > 1:
         raise ValueError("--overlay takes a single IMAGE")
-    reader = Reader(load(args.calibration), args.checkers)
+    reader = Reader(load(args.calibration), args.checkers) if args.calibration else None
     batch = len(args.images) > 1
     status = 0
     for path in args.images:
         try:
-            obs = reader.read(load_image(path))
+            obs = observe(load_image(path), reader, args)
         except ValueError as exc:
             if not batch:
                 raise
@@ -74,6 +148,9 @@ def run(args) -> int:
             print(json.dumps({"image": str(path), **obs} if batch else obs), flush=True)
         else:
             print(f"{path}:\n{text(obs)}" if batch else text(obs), flush=True)
+        note = missing_note(path, obs, args) if "xgid" in obs else None
+        if note:
+            print(note, file=sys.stderr)
     if status:
         print("bgboard read: error: some images could not be read", file=sys.stderr)
     return status

@@ -1,0 +1,154 @@
+"""`bgboard read PHOTO` with no calibration: the board found, its corners named from the
+position or the user's word, the position's XGID and Position ID (controller.photo)."""
+
+import json
+import subprocess
+import sys
+from functools import cache
+
+import cv2
+import numpy as np
+import pytest
+
+from bgboard.controller.cli import main
+from bgboard.controller.photo import pips, position_ids, put_on_bar, swap_colours
+from bgboard.engine.board import BLACK, WHITE, Position
+from bgboard.engine.ids import MatchState, position_id, xgid
+from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from vision_helpers import calibrated, write_frame
+
+START_ID = "4HPwATDgc/ABMA"
+
+
+def mirrored(points) -> list[int]:
+    """The points seen with White's 1-point at the other end of White's edge."""
+    return [points[11 - i] if i < 12 else points[35 - i] for i in range(24)]
+
+
+@cache
+def start_shot():
+    """A start position rendered with White's edge along the bottom, White's 1-point right."""
+    return render(Scene(START_POINTS, look=random_scene(4, hand=0.0).look), 4)
+
+
+def read_json(tmp_path, capsys, image, *options) -> tuple[int, dict, str]:
+    photo = tmp_path / "photo.png"
+    cv2.imwrite(str(photo), image)
+    capsys.readouterr()
+    code = main(["read", str(photo), "--json", *options])
+    out = capsys.readouterr()
+    return code, json.loads(out.out) if out.out else {}, out.err
+
+
+def test_the_start_position_names_the_corners(tmp_path, capsys):
+    shot = start_shot()
+    code, obs, err = read_json(tmp_path, capsys, shot.image)
+    assert code == 0 and err == ""
+    assert obs["points"] == list(START_POINTS)
+    assert obs["orientation"] == "start position" and "other_readings" not in obs
+    assert obs["position_id"] == START_ID
+    assert obs["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10"
+    for key, xy in shot.calibration["corners_px"].items():
+        assert np.linalg.norm(np.subtract(obs["corners_px"][key], xy)) < 12
+
+
+def test_the_users_word_names_the_corners_whatever_the_position(tmp_path, capsys):
+    code, obs, _ = read_json(tmp_path, capsys, start_shot().image, "--home", "left")
+    assert code == 0
+    assert obs["orientation"] == "your word" and "other_readings" not in obs
+    assert obs["points"] == mirrored(START_POINTS)
+    true = start_shot().calibration["corners_px"]
+    assert np.linalg.norm(np.subtract(obs["corners_px"]["p1"], true["p12"])) < 12
+
+
+def test_white_dark_from_the_light_seat_gives_both_home_ends(tmp_path, capsys):
+    code, obs, _ = read_json(tmp_path, capsys, start_shot().image, "--white", "dark")
+    dark_white = [-n for n in START_POINTS]
+    assert code == 0 and obs["orientation"] == "fewest pips"
+    assert obs["points"] == mirrored(dark_white)
+    assert [r["points"] for r in obs["other_readings"]] == [dark_white]
+    assert pips(obs) == 358 and pips(obs["other_readings"][0]) == 416
+
+
+def test_a_game_position_is_read_with_the_fewest_pips_first_and_the_rest_beside(tmp_path,
+                                                                               capsys):
+    scene = random_scene(0, hand=0.0)
+    shot = render(scene, 0)
+    code, obs, err = read_json(tmp_path, capsys, shot.image)
+    assert code == 0
+    assert obs["points"] == list(scene.points) and obs["bar"] == shot.truth["bar"]
+    assert obs["orientation"] == "fewest pips" and len(obs["other_readings"]) == 3
+    assert all(pips(obs) <= pips(r) for r in obs["other_readings"])
+    pos = Position(tuple(scene.points), shot.truth["bar"]["white"], shot.truth["bar"]["black"])
+    assert obs["position_id"] == position_id(pos)
+    dice = tuple(d["value"] for d in obs["dice"])
+    assert obs["xgid"] == xgid(pos, MatchState(dice=dice))
+    assert err == (f"bgboard read: {tmp_path / 'photo.png'}: 8 black checkers are not on the "
+                   "field: counted as borne off (say --bar-white/--bar-black N if on the bar "
+                   "out of view)\n")
+
+
+def test_checkers_out_of_view_put_on_the_bar_change_the_ids(tmp_path, capsys):
+    scene = random_scene(0, hand=0.0)
+    code, obs, err = read_json(tmp_path, capsys, render(scene, 0).image, "--bar-black", "2",
+                               "--on-roll", "black")
+    assert code == 0 and err == ""
+    assert obs["bar"] == {"white": 1, "black": 2} and obs["off"] == {"white": 0, "black": 6}
+    pos = Position(tuple(scene.points), 1, 2, BLACK)
+    assert obs["position_id"] == position_id(pos)
+
+
+def test_read_with_a_calibration_adds_the_ids_for_the_player_on_roll(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
+    assert main(["read", str(image), "--calibration", str(cal_path), "--json",
+                 "--on-roll", "black", "--cube", "4", "--cube-owner", "white"]) == 0
+    obs = json.loads(capsys.readouterr().out)
+    pos = Position(tuple(rendered.truth["points"]), rendered.truth["bar"]["white"],
+                   rendered.truth["bar"]["black"], BLACK, 4, WHITE)
+    assert obs["position_id"] == position_id(pos)
+    assert obs["xgid"].split(":")[1:4] == ["2", "-1", "1"]  # cube 2^2, White's, Black rolls
+    assert "corners_px" not in obs and "orientation" not in obs
+
+
+def test_a_photo_with_no_board_is_one_line_and_exit_2(tmp_path):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
+    done = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read", str(blank)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == ("bgboard read: error: no playing field found in the photo (give its "
+                           "corners with --calibration)\n")
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    (["--calibration", "cal.json", "--home", "left"],
+     "--home and --white name the corners of a board found in the photo: not with "
+     "--calibration"),
+    (["--cube", "3"], "--cube 3: a cube is 1, 2, 4, ... 1024"),
+    (["--cube-owner", "black"], "--cube-owner: a cube of 1 is in the middle (give --cube 2 or "
+                                "more)"),
+    (["--bar-white", "-1"], "--bar-white and --bar-black count checkers: 0 or more"),
+    (["--bar-white", "1"], "--bar-white 1: only 0 white checkers are missing from the photo"),
+])
+def test_options_that_cannot_hold_are_one_line(tmp_path, capsys, options, reason):
+    code, _, err = read_json(tmp_path, capsys, start_shot().image, *options)
+    assert code == 2 and err == f"bgboard read: error: {reason}\n"
+
+
+def test_ids_only_for_a_legal_reading():
+    too_many = {"points": [16] + [0] * 23, "bar": {"white": 0, "black": 0}, "dice": []}
+    assert position_ids(too_many) == {}
+    start = {"points": list(START_POINTS), "bar": {"white": 0, "black": 0},
+             "dice": [{"value": 5, "cocked": False}, {"value": 2, "cocked": True}]}
+    assert position_ids(start, "black")["xgid"].split(":")[3:5] == ["1", "00"]
+
+
+def test_swapping_colours_and_the_bar():
+    obs = {"points": [2] + [0] * 22 + [-3], "bar": {"white": 1, "black": 0},
+           "off": {"white": 12, "black": 12}, "point_options": [[[2, 0.9], [1, 0.1]]] * 24}
+    swapped = swap_colours(obs)
+    assert swapped["points"] == [-2] + [0] * 22 + [3]
+    assert swapped["bar"] == {"white": 0, "black": 1}
+    assert swapped["point_options"][0] == [[-2, 0.9], [-1, 0.1]]
+    assert put_on_bar(swapped, 2, 0)["off"] == {"white": 10, "black": 12}
