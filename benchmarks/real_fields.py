@@ -31,6 +31,7 @@ from label_real_boards import PHOTOS, calibration, copy_entries, load_labels  # 
 from real_boards import OneLineParser  # noqa: E402
 
 RIGHT = 1 / 3  # the largest corner error, in point widths, of a field found right
+RENDER_SEED = 700_000  # renders measured: apart from train_field_corners.py's (600000 on)
 
 
 def corner_error(namings, entry: dict) -> float:
@@ -68,6 +69,25 @@ def measure(entries: list[dict], finder: str = "classic",
     return results
 
 
+def measure_renders(frames: int, finder: str, net: Path) -> list[dict]:
+    """The same on renders of the looks held out of training (seeds from RENDER_SEED on, apart
+    from the training renders'), their family as the "fold"."""
+    from bgboard.vision.looks import HELD_OUT, family_scene
+    from bgboard.vision.synth import render
+
+    results = []
+    for i in range(frames):
+        family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
+        shot = render(family_scene(seed, family), seed)
+        found = namings(shot.image, finder, net)
+        entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
+                 "image_size": shot.calibration["image_size"],
+                 "geometry": shot.calibration["geometry"]}
+        results.append({"name": str(seed), "fold": family,
+                        "error": None if found is None else corner_error(found, entry)})
+    return results
+
+
 def row(label: str, results: list[dict]) -> str:
     errors = [r["error"] for r in results if r["error"] is not None]
     right = sum(e <= RIGHT for e in errors)
@@ -92,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", action="store_true",
                         help="also the other copies the labels carry corners for")
     parser.add_argument("--list", action="store_true", help="print each photo's corner error")
+    parser.add_argument("--renders", type=int, default=0, metavar="N",
+                        help="also N renders of the looks held out of training")
     parser.add_argument("--finder", choices=("classic", "net"), default="classic",
                         help="the classic finder (quadrilaterals on colour edges; default) or "
                              "the learned one (vision.field_finder)")
@@ -110,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"real_fields.py: {exc}\n")
     report(f"Field found in real board photos by the {args.finder} finder: {len(results)} "
            f"{'photos and copies' if args.copies else 'photos'}", results)
+    if args.renders:
+        print()
+        report(f"Field found in renders of the held-out looks by the {args.finder} finder: "
+               f"{args.renders} renders", measure_renders(args.renders, args.finder, args.net))
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")
         for r in results:

@@ -35,9 +35,9 @@ def inset_corners(size: tuple[int, int]) -> dict[str, tuple[float, float]]:
 def found_corners(image: np.ndarray, geometry: FieldGeometry) -> dict:
     """The field's corners found in a start-position frame and named by the start position;
     ValueError saying why not."""
-    from ..vision.corners import find_field, orient
+    from ..vision.corners import find_any, orient
 
-    found = find_field(image)
+    found = find_any(image)
     if found is None:
         raise ValueError("cannot find the field")
     return dict(orient(image, found, geometry).corners_px)

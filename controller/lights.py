@@ -40,6 +40,8 @@ class Lights:
             top = signals.unsure(data["points"] or [f"play {game.turn.key}"])  # or the dice
         elif kind == "mismatch":
             top = signals.mismatch([tuple(m) for m in data["corrections"]])
+        elif kind == "status" and data.get("part") == "field":
+            top = signals.field_moved() if data["ok"] else signals.field_lost()
         elif kind == "game_over":
             score = dict(zip(("white", "black"), data["score"], strict=True)) \
                 if self.match.length else None

@@ -110,8 +110,9 @@ class Play:
 
     def _status(self, event: Event) -> None:
         if event.kind == "status":
-            detail = event.data["detail"]
-            self.live.status(**{event.data["part"]: "ok" if event.data["ok"] else detail})
+            part, detail = event.data["part"], event.data["detail"]
+            shown = detail if part == "field" or not event.data["ok"] else "ok"
+            self.live.status(**{part: shown})
 
     def _save(self, event: Event) -> None:
         if event.kind in ("committed", "game_over", "takeback", "double", "take", "drop",
@@ -224,11 +225,12 @@ class Play:
     def _calibrate(self, calibration, session: Session) -> None:
         """Read through `calibration` from now on (the first, or one saved in the web view):
         the evidence gathered through another (the frames, the board's misreads) is dropped."""
-        from ..vision.read import Reader
+        from ..vision.steady import SteadyReader
+        from .recorder import field_status
         from .weighing import Scales
 
         self.calibration = calibration
-        self.reader = Reader(calibration)
+        self.reader = SteadyReader(calibration, lambda change: field_status(self.bus, change))
         session.settings = settings_for(calibration.to_dict(), **self.options.session)
         session.scales = Scales()
 

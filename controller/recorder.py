@@ -34,6 +34,16 @@ def settings_for(calibration: dict, **changes) -> Settings:
                     bar_width=geometry.get("bar_width", 0.07), **changes)
 
 
+def field_status(bus: EventBus, change) -> None:
+    """Tell everyone that the field moved (a vision.steady Change): a status event of the
+    part "field", ok when the corners were found again."""
+    from ..vision.steady import describe
+
+    detail = describe(change)
+    bus.emit("status", f"board: {detail}", part="field", ok=change.calibration is not None,
+             detail=detail)
+
+
 def record(frames: Iterable[np.ndarray], read: Callable[[np.ndarray], dict], *,
            calibration: dict, fps: float = 10.0, match: Match | None = None,
            buttons: dict[int, str] | None = None, journal: Journal | None = None,

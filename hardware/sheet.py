@@ -38,6 +38,10 @@ def situations() -> list[tuple[str, str, Frame, Position]]:
          s.suggestion(tutor, WHITE), start),
         ("Game over: White wins a gammon", "gold blink; score 5-3, the 2 new points flash",
          s.game_over(WHITE, 2, {WHITE: 5, BLACK: 3}), Position(_gammon_board(), turn=BLACK)),
+        ("Camera or board moved, field found again", "corner points cyan, double flash",
+         s.field_moved(), start),
+        ("Board moved and not found again", "corner points red blink (nothing read)",
+         s.field_lost(), start),
         ("Cube: Black owns 2", "owner's tray purple, wink; servo turns the cube",
          s.turn(WHITE) | s.cube(2, BLACK), start),
     ]

@@ -81,6 +81,21 @@ def unsure(places: Iterable[Place]) -> Frame:
     return DARK.lit(places, (PINK, OFF) * 3 + (OFF,) * 2)
 
 
+CORNER_POINTS = (1, 12, 13, 24)
+
+
+def field_moved() -> Frame:
+    """The camera or the board moved and the field was found again: the four corner points
+    double-flash cyan (read on through the new corners)."""
+    return DARK.lit(CORNER_POINTS, double_flash(CYAN))
+
+
+def field_lost() -> Frame:
+    """The board is not where it was and was not found again: the four corner points blink
+    red until it is (nothing is read meanwhile)."""
+    return DARK.lit(CORNER_POINTS, blink(RED))
+
+
 def corrections(seen: Mapping[str, Any], expected: Mapping[str, Any]) -> list[tuple[Place, Place]]:
     """The (from, to) checker moves that turn board `seen` into `expected`.
 

@@ -8,10 +8,13 @@ import functools
 import subprocess
 import sys
 
+import cv2
+import numpy as np
 import pytest
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.recorder import record
+from bgboard.controller.events import EventBus
+from bgboard.controller.recorder import field_status, record
 from bgboard.controller.script import (
     film_calibration,
     film_match,
@@ -22,6 +25,7 @@ from bgboard.controller.script import (
 from bgboard.engine.game import Match
 from bgboard.engine.matfile import read_mat
 from bgboard.vision.read import Reader
+from bgboard.vision.steady import SteadyReader
 from controller_helpers import noisy
 from film_media import write_calibration, write_events
 from gnubg_cli import expected_gnubg_actions, gnubg_actions, gnubg_import
@@ -72,6 +76,31 @@ def test_bgboard_record_gets_every_turn_of_five_filmed_games(media, tmp_path):
         written.append(out)
     for found, seed in zip(gnubg_import(written, tmp_path), media, strict=True):
         assert gnubg_actions(found) == expected_gnubg_actions(FILMS[seed].match)
+
+
+def test_a_camera_covered_then_bumped_mid_game_still_gives_every_turn():
+    seed = 2
+    film = FILMS[seed]
+    cal = from_dict(learned_calibration(film, seed))
+    turn = cv2.getRotationMatrix2D((640, 360), 1.5, 1.0)
+    turn[:, 2] += (20, -10)
+
+    def filmed():
+        for index, frame in enumerate(render_frames(film, seed)):
+            if index == 500:  # a cloth over the lens, then the camera knocked aside
+                yield from [np.full_like(frame, 60)] * 10
+            yield frame if index < 500 else cv2.warpAffine(frame, turn, (1280, 720))
+
+    bus = EventBus()
+    reader = SteadyReader(cal, lambda change: field_status(bus, change))
+    result = record(filmed(), reader.read, calibration=cal.to_dict(), buttons={
+        f + 10 * (f >= 500): b for f, b in film.buttons.items()}, bus=bus)
+    assert actions(result.match) == actions(film.match)
+    said = [(e.data["ok"], e.text) for e in bus.history if e.kind == "status"]
+    assert said[0] == (False, "board: not where it was and not found again: not read until "
+                              "it is")
+    assert len(said) == 2 and said[1][0] and said[1][1].endswith(" px: corners found again")
+    assert [i for i, _ in result.unreadable] == list(range(500, 510))
 
 
 @functools.cache

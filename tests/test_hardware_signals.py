@@ -55,6 +55,11 @@ def test_illegal_move_flashes_the_points_red():
         23: (RED, K), 19: (RED, K), BAR_W: (RED, K)}
 
 
+def test_a_moved_field_found_again_and_one_lost_light_the_corner_points():
+    assert lit(s.field_moved()) == {i: (CYAN, K, CYAN, K, K, K, K, K) for i in (0, 11, 12, 23)}
+    assert lit(s.field_lost()) == {i: (RED,) * 4 + (K,) * 4 for i in (0, 11, 12, 23)}
+
+
 def test_illegal_move_from_the_referee_in_the_movers_numbering():
     with pytest.raises(IllegalMove) as caught:
         resolve(Position(turn=BLACK), (3, 1), "24/18")

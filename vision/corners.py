@@ -114,22 +114,29 @@ def long_first(named: dict) -> bool:
     return np.linalg.norm(c["p12"] - c["p1"]) >= np.linalg.norm(c["p24"] - c["p1"])
 
 
-def field_namings(image: np.ndarray, finder: Path | None = None
-                  ) -> list[dict[str, tuple[float, float]]]:
-    """The four namings of the field found in any photo (White's edge either long side, run
-    either way): found by its two halves or, where the learned finder is installed (or its
-    net `finder` given), by it; ValueError when no field is found."""
+def find_any(image: np.ndarray, finder: Path | None = None) -> np.ndarray | None:
+    """The four field corners (unordered) of any photo: by the field's two halves (exact
+    where it works: clear fields) or else by the learned finder (`vision.field_finder`, its
+    net `finder` or the installed one); None when neither finds a field."""
     from . import field_finder
 
     found = find_field(image)
-    if found is not None:
-        return [named for named in labellings(found) if long_first(named)]
     finder = finder or field_finder.MODEL
-    if finder.is_file():
+    if found is None and finder.is_file():
         field = field_finder.find(image, finder)
-        if field is not None:
-            return field.namings()
-    raise ValueError("no playing field found in the photo (give its corners with --calibration)")
+        found = None if field is None else field.corners
+    return found
+
+
+def field_namings(image: np.ndarray, finder: Path | None = None
+                  ) -> list[dict[str, tuple[float, float]]]:
+    """The four namings of the field found in any photo (White's edge either long side, run
+    either way); ValueError when no field is found."""
+    found = find_any(image, finder)
+    if found is None:
+        raise ValueError("no playing field found in the photo (give its corners with "
+                         "--calibration)")
+    return [named for named in labellings(found) if long_first(named)]
 
 
 def orient(image: np.ndarray, corners, geometry: FieldGeometry | None = None) -> Calibration:

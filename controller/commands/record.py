@@ -131,9 +131,10 @@ def _from_observations(args, lines, cal, match, buttons, journal, console):
 
 
 def _from_video(frames, cal, match, buttons, journal, console):
-    from ...vision.read import Reader
-    from ..recorder import record
+    from ...vision.steady import SteadyReader
+    from ..recorder import field_status, record
 
-    return record(console.progress(frames), Reader(cal).read, calibration=cal.to_dict(),
+    reader = SteadyReader(cal, lambda change: field_status(console.bus, change))
+    return record(console.progress(frames), reader.read, calibration=cal.to_dict(),
                   fps=frames.fps, match=match, buttons=buttons, journal=journal,
                   bus=console.bus)
