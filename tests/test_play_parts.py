@@ -168,3 +168,37 @@ def test_play_without_picamera2_or_with_a_bad_camera_key_is_one_line(tmp_path):
     result = bgboard("play", "--calibration", str(path), "--out", str(tmp_path / "p"))
     assert (result.returncode, result.stderr) == (
         2, f"bgboard play: error: {path}: camera has unknown key 'iso' (for a usb camera)\n")
+
+
+class Shown:
+    """Stands in for the Display: keeps the frames the Lights show."""
+
+    def __init__(self) -> None:
+        self.frames = []
+
+    def show(self, frame) -> None:
+        self.frames.append(frame)
+
+
+def test_a_moved_or_lost_field_is_told_on_the_leds_and_the_console(capsys):
+    from bgboard.calibration.file import from_dict
+    from bgboard.controller.console import Console
+    from bgboard.controller.lights import Lights
+    from bgboard.controller.recorder import field_status
+    from bgboard.engine.game import Match
+    from bgboard.hardware import signals
+    from bgboard.vision.steady import Change
+
+    console, shown, match = Console(), Shown(), Match()
+    match.new_game()  # as the Session does before the LEDs are opened
+    lights = Lights(shown, match)
+    console.bus.subscribe(lights)
+    cal = from_dict({"version": 1, "image_size": [1280, 720], "corners_px": {
+        "p1": [1100, 650], "p12": [180, 650], "p13": [200, 80], "p24": [1080, 80]}})
+    field_status(console.bus, Change(None, float("inf")))
+    field_status(console.bus, Change(cal, 31.4))
+    assert shown.frames == [lights.base() | signals.field_lost(),
+                            lights.base() | signals.field_moved()]
+    assert capsys.readouterr().out.splitlines() == [
+        "board: not where it was and not found again: not read until it is",
+        "board: moved 31 px: corners found again"]
