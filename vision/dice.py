@@ -23,6 +23,8 @@ PATCH_DICE = 2.0  # reader patch, in die sides
 FOUND = 0.2  # finder score for a die
 NO_DIE = 0.5  # reader probability of no die above which a place the finder marks is dropped
 LEANS = 0.5  # reader probability that a die leans above which it is reported cocked
+SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
+SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
 
 
 @cache
@@ -68,20 +70,41 @@ def read_patches(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
     return out[:, :7], out[:, 7]
 
 
+def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, reader
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
+    the probabilities of no die and 1-6, that it leans, and that size in rectified pixels."""
+    best = None
+    for k in SIZES:
+        probs, lean = read_patches(np.stack([die_patch(image, view, c, k * die_rect)
+                                             for c in centres]), reader)
+        sure = probs[:, 1:].max(1) * (1 - probs[:, 0])
+        if best is None:
+            best = [probs, lean, sure, np.full(len(centres), k * die_rect)]
+            continue
+        better = sure > best[2]
+        for kept, new in zip(best, (probs, lean, sure, k * die_rect), strict=True):
+            kept[better] = new[better] if np.ndim(new) else new
+    return best[0], best[1], best[3]
+
+
 def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | None = None
                     ) -> list[dict]:
     """Dice on the field of a frame: value, field_xy, cocked and confidence each, given the
-    half-size top-down field (`view.warp_half(image)`)."""
+    half-size top-down field (`view.warp_half(image)`). Real dice come in many sizes, so each
+    place the finder marks is read at SIZES times the expected size and kept at the one the
+    reader is surest of, when it is SURE of it."""
     finder, reader = models or nets()
     die_rect = view.cal.extra.get("die_size", DIE_SIZE) * view.h
     centres = 2 * find_centres(half, finder)
     if not len(centres):
         return []
-    probs, lean = read_patches(np.stack([die_patch(image, view, c, die_rect) for c in centres]),
-                               reader)
+    probs, lean, sizes = best_reading(image, view, centres, die_rect, reader)
     found: list[dict] = []
-    for centre, p, cocked in sorted(zip(centres, probs, lean, strict=True), key=lambda f: f[1][0]):
-        if p[0] >= NO_DIE or any(np.hypot(*(centre - d["at"])) < die_rect for d in found):
+    for centre, p, cocked, size in sorted(zip(centres, probs, lean, sizes, strict=True),
+                                          key=lambda f: f[1][0]):
+        if p[0] >= NO_DIE or p[1:].max() * (1 - p[0]) < SURE \
+                or any(np.hypot(*(centre - d["at"])) < size for d in found):
             continue
         fx, fy = view.to_field(centre)
         found.append({"value": int(p[1:].argmax()) + 1, "at": centre,
