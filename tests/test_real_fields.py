@@ -58,3 +58,13 @@ def test_a_bad_option_is_one_line_and_exit_2(capsys):
         real_fields.main(["--fold", "1"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_renders_of_the_held_out_looks_are_measured_alike():
+    from bgboard.vision import field_finder
+
+    results = real_fields.measure_renders(4, "classic", field_finder.MODEL)
+    assert [(r["name"], r["fold"]) for r in results] == [
+        ("700000", "logo"), ("700001", "marble"), ("700002", "logo"), ("700003", "marble")]
+    assert [r["error"] is None for r in results] == [True, True, True, False]
+    assert results[3]["error"] == pytest.approx(0.111, abs=0.001)
