@@ -35,12 +35,13 @@ def inset_corners(size: tuple[int, int]) -> dict[str, tuple[float, float]]:
 def found_corners(image: np.ndarray, geometry: FieldGeometry) -> dict:
     """The field's corners found in a start-position frame and named by the start position;
     ValueError saying why not."""
-    from ..vision.corners import find_any, orient
+    from ..vision.corners import field_namings, orient
 
-    found = find_any(image)
-    if found is None:
-        raise ValueError("cannot find the field")
-    return dict(orient(image, found, geometry).corners_px)
+    try:
+        namings = field_namings(image)
+    except ValueError as exc:
+        raise ValueError("cannot find the field") from exc
+    return dict(orient(image, namings, geometry).corners_px)
 
 
 def first_corners(image: np.ndarray, geometry: FieldGeometry) -> tuple[dict, str]:

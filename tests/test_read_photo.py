@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
 from vision_helpers import calibrated, write_frame
 
 START_ID = "4HPwATDgc/ABMA"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def mirrored(points) -> list[int]:
@@ -152,3 +154,19 @@ def test_swapping_colours_and_the_bar():
     assert swapped["bar"] == {"white": 0, "black": 1}
     assert swapped["point_options"][0] == [[-2, 0.9], [-1, 0.1]]
     assert put_on_bar(swapped, 2, 0)["off"] == {"white": 10, "black": 12}
+
+
+def test_a_real_photo_never_trained_on_is_found_by_the_learned_finder(capsys):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from label_real_boards import PHOTOS, load_labels
+    from real_fields import corner_error
+
+    entry = next(e for e in load_labels() if e["name"] == "image011-_png")
+    photo = PHOTOS / "images" / entry["copy"]
+    if not photo.is_file():
+        pytest.skip(f"no photo at {photo}")
+    assert entry["fold"] == 0  # the shipped finder was trained with fold 0 held out
+    assert main(["read", str(photo), "--json"]) == 0
+    obs = json.loads(capsys.readouterr().out)
+    namings = [r["corners_px"] for r in [obs, *obs["other_readings"]]]
+    assert len(namings) == 4 and corner_error(namings, entry) < 1 / 3

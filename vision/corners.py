@@ -114,42 +114,34 @@ def long_first(named: dict) -> bool:
     return np.linalg.norm(c["p12"] - c["p1"]) >= np.linalg.norm(c["p24"] - c["p1"])
 
 
-def find_any(image: np.ndarray, finder: Path | None = None) -> np.ndarray | None:
-    """The four field corners (unordered) of any photo: by the field's two halves (exact
-    where it works: clear fields) or else by the learned finder (`vision.field_finder`, its
-    net `finder` or the installed one); None when neither finds a field."""
+def field_namings(image: np.ndarray, finder: Path | None = None
+                  ) -> list[dict[str, tuple[float, float]]]:
+    """The four namings of the field found in any photo (White's edge either side the points
+    stand on, run either way): found by the field's two halves (exact where it works: clear
+    fields; the points on its long sides), else by the learned finder (`vision.field_finder`,
+    its net `finder` or the installed one; the points on the sides its bar ends meet);
+    ValueError when neither finds a field."""
     from . import field_finder
 
     found = find_field(image)
+    if found is not None:
+        return [named for named in labellings(found) if long_first(named)]
     finder = finder or field_finder.MODEL
-    if found is None and finder.is_file():
-        field = field_finder.find(image, finder)
-        found = None if field is None else field.corners
-    return found
-
-
-def field_namings(image: np.ndarray, finder: Path | None = None
-                  ) -> list[dict[str, tuple[float, float]]]:
-    """The four namings of the field found in any photo (White's edge either long side, run
-    either way); ValueError when no field is found."""
-    found = find_any(image, finder)
-    if found is None:
+    field = field_finder.find(image, finder) if finder.is_file() else None
+    if field is None:
         raise ValueError("no playing field found in the photo (give its corners with "
                          "--calibration)")
-    return [named for named in labellings(found) if long_first(named)]
+    return field.namings()
 
 
-def orient(image: np.ndarray, corners, geometry: FieldGeometry | None = None) -> Calibration:
-    """The labelling of `corners` under which the frame shows the start position best.
-
-    Only the labellings whose p1-p12 side is the long one are tried (the points run along the
-    long sides)."""
+def orient(image: np.ndarray, namings: list[dict],
+           geometry: FieldGeometry | None = None) -> Calibration:
+    """The naming of the corners (of `namings`) under which the frame shows the start
+    position best."""
     size = (image.shape[1], image.shape[0])
     geometry = geometry or FieldGeometry()
     best, best_score = None, -1.0
-    for named in labellings(corners):
-        if not long_first(named):
-            continue
+    for named in namings:
         cal = Calibration(size, named, geometry)
         score = start_score(image, cal)
         if score > best_score:
