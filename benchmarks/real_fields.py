@@ -24,7 +24,7 @@ import numpy as np
 
 from bgboard.calibration.file import CORNERS
 from bgboard.vision import field_finder
-from bgboard.vision.corners import find_field, labellings
+from bgboard.vision.corners import START, find_field, labellings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import PHOTOS, calibration, copy_entries, load_labels  # noqa: E402
@@ -88,6 +88,26 @@ def measure_renders(frames: int, finder: str, net: Path) -> list[dict]:
     return results
 
 
+def calibrate_starts(entries: list[dict]) -> list[dict]:
+    """`bgboard calibrate`'s corners (found, then named by the start position) on the
+    labelled photos of the start position; the error in the exact naming (None: refused)."""
+    from bgboard.calibration.geometry import FieldGeometry
+    from bgboard.controller.calibrating import found_corners
+
+    results = []
+    for entry in entries:
+        if entry["points"] != list(START):
+            continue
+        image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
+        try:
+            named = found_corners(image, FieldGeometry(**entry["geometry"]))
+        except ValueError:
+            named = None
+        results.append({"name": entry["name"], "fold": entry["fold"],
+                        "error": None if named is None else corner_error([named], entry)})
+    return results
+
+
 def row(label: str, results: list[dict]) -> str:
     errors = [r["error"] for r in results if r["error"] is not None]
     right = sum(e <= RIGHT for e in errors)
@@ -112,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copies", action="store_true",
                         help="also the other copies the labels carry corners for")
     parser.add_argument("--list", action="store_true", help="print each photo's corner error")
+    parser.add_argument("--starts", action="store_true",
+                        help="also bgboard calibrate's corners on the start-position photos")
     parser.add_argument("--renders", type=int, default=0, metavar="N",
                         help="also N renders of the looks held out of training")
     parser.add_argument("--finder", choices=("classic", "net"), default="classic",
@@ -132,6 +154,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"real_fields.py: {exc}\n")
     report(f"Field found in real board photos by the {args.finder} finder: {len(results)} "
            f"{'photos and copies' if args.copies else 'photos'}", results)
+    if args.starts:
+        print()
+        report("bgboard calibrate on the real start-position photos (error in the naming it "
+               "chose)", calibrate_starts([e for e in entries if e["copy"] == e.get("chosen",
+                                                                                  e["copy"])]))
     if args.renders:
         print()
         report(f"Field found in renders of the held-out looks by the {args.finder} finder: "

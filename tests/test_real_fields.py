@@ -68,3 +68,12 @@ def test_renders_of_the_held_out_looks_are_measured_alike():
         ("700000", "logo"), ("700001", "marble"), ("700002", "logo"), ("700003", "marble")]
     assert [r["error"] is None for r in results] == [True, True, True, False]
     assert results[3]["error"] == pytest.approx(0.111, abs=0.001)
+
+
+@pytest.mark.skipif(not real_fields.PHOTOS.is_dir(), reason="no real photos")
+def test_calibrate_on_the_real_start_photos_is_measured_in_its_own_naming():
+    entries = [e for e in real_fields.load_labels() if not e["partial"]]
+    results = real_fields.calibrate_starts(entries)
+    assert len(results) == 20
+    errors = [r["error"] for r in results if r["error"] is not None]
+    assert (len(errors), sum(e <= real_fields.RIGHT for e in errors)) == (16, 9)

@@ -51,3 +51,12 @@ def test_square_shrinks_the_longer_side_to_the_nets_size_and_repeats_the_edges()
 def test_a_missing_model_is_a_clear_error(tmp_path: Path):
     with pytest.raises(ValueError, match="the field finder is not installed"):
         ff.find(np.zeros((64, 64, 3), np.uint8), tmp_path / "none.onnx")
+
+
+def test_corners_that_cross_are_no_field(monkeypatch):
+    from bgboard.vision import corners
+
+    crossed = np.array([[100.0, 100.0], [300.0, 200.0], [300.0, 100.0], [100.0, 200.0]])
+    monkeypatch.setattr(ff, "find", lambda image, model: ff.Field(crossed, (0, 2), 0.9))
+    with pytest.raises(ValueError, match="no playing field found in the photo"):
+        corners.field_namings(np.full((300, 400, 3), 128, np.uint8))
