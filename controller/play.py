@@ -7,6 +7,7 @@ confirm it, and the match files in the output folder are rewritten after each on
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import signal
@@ -226,13 +227,28 @@ class Play:
         """Read through `calibration` from now on (the first, or one saved in the web view):
         the evidence gathered through another (the frames, the board's misreads) is dropped."""
         from ..vision.steady import SteadyReader
-        from .recorder import field_status
         from .weighing import Scales
 
         self.calibration = calibration
-        self.reader = SteadyReader(calibration, lambda change: field_status(self.bus, change))
+        self.reader = SteadyReader(calibration, self._field_moved)
         session.settings = settings_for(calibration.to_dict(), **self.options.session)
         session.scales = Scales()
+
+    def _field_moved(self, change) -> None:
+        """The field moved (a vision.steady Change): said on the console, the LEDs and the
+        web page; corners found again are kept in the calibration file, so that a restart
+        reads through them (a file that cannot be written is a note, not a stop)."""
+        from .recorder import field_status
+
+        field_status(self.bus, change)
+        if change.calibration is None:
+            return
+        self.calibration = change.calibration
+        path = Path(self.options.calibration)
+        try:
+            write_atomic(path, json.dumps(change.calibration.to_dict(), indent=2) + "\n")
+        except OSError as exc:
+            self._note(f"the corners found again are not kept in {path}: {exc.strerror}")
 
     def _read(self, frame: np.ndarray) -> dict | None:
         """The frame's Observation; None for a frame that cannot be read (its picture is still

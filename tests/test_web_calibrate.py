@@ -2,6 +2,7 @@
 against `bgboard calibrate --corners`, bgboard play taking a saved calibration, and
 `bgboard calibrate --web` run as a user runs it."""
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -279,3 +280,30 @@ def test_calibrate_web_refusals_are_one_line(tmp_path, capsys):
     assert capsys.readouterr().err == (f"bgboard calibrate: error: {photo}: cannot find the "
                                        f"field; give --corners, or drag them into place with "
                                        f"--web\n")
+
+
+def test_play_keeps_corners_found_again_in_the_calibration_file(tmp_path, capsys):
+    from bgboard.vision.steady import Change
+
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps({"version": 1, "image_size": list(SIZE), "corners_px": FIELD}))
+    play = Play(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
+    session = Session(play.match, play.bus)
+    play._calibrate(play.calibration, session)
+    moved = {k: (x + 20.0, y - 10.0) for k, (x, y) in FIELD.items()}
+    play._field_moved(Change(dataclasses.replace(play.calibration, corners_px=moved), 22.4))
+    assert load(path).corners_px == moved and play.calibration.corners_px == moved
+    assert play.live.snapshot()["status"]["field"] == "moved 22 px: corners found again"
+    play._field_moved(Change(None, float("inf")))
+    assert load(path).corners_px == moved
+    assert play.live.snapshot()["status"]["field"] == ("not where it was and not found again: "
+                                                       "not read until it is")
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "board: moved 22 px: corners found again",
+        "board: not where it was and not found again: not read until it is"]
+    gone = tmp_path / "gone" / "cal.json"
+    play.options = dataclasses.replace(play.options, calibration=str(gone))
+    play._field_moved(Change(dataclasses.replace(play.calibration, corners_px=FIELD), 0.0))
+    assert capsys.readouterr().err == ("bgboard play: note: the corners found again are not "
+                                       f"kept in {gone}: No such file or directory\n")
+    play.journal.close()
