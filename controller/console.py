@@ -23,11 +23,11 @@ def summary(match: Match) -> str:
 class Console:
     """Prints the events people care about; shows progress on a terminal (tqdm)."""
 
-    def __init__(self, total: int | None = None, out=sys.stdout) -> None:
+    def __init__(self, total: int | None = None, out=None) -> None:
         self.bus = EventBus()
         self.bus.subscribe(self._print)
         self.total = total
-        self.out = out
+        self.out = out or sys.stdout  # the stream of the moment, not of the import
         self._bar = None
 
     def _print(self, event: Event) -> None:
