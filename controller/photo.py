@@ -56,6 +56,9 @@ def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None
         corners = {k: [round(x, 1), round(y, 1)] for k, (x, y) in named.items()}
         readings.append({**(swap_colours(obs) if white == "dark" else obs),
                          "corners_px": corners})
+    if not readings:
+        raise ValueError("--home/--white: no naming of the field found puts White's edge lower "
+                         "in the photo (is the board turned a quarter?)")
     start = [r for r in readings if tuple(r["points"]) == START and not any(r["bar"].values())]
     if start:
         return PhotoReading(start, "start position")

@@ -170,3 +170,13 @@ def test_a_real_photo_never_trained_on_is_found_by_the_learned_finder(capsys):
     obs = json.loads(capsys.readouterr().out)
     namings = [r["corners_px"] for r in [obs, *obs["other_readings"]]]
     assert len(namings) == 4 and corner_error(namings, entry) < 1 / 3
+
+
+def test_no_naming_from_whites_seat_is_a_clear_error(monkeypatch):
+    from bgboard.controller import photo
+
+    level = {"p1": (100.0, 50.0), "p12": (500.0, 50.0), "p13": (500.0, 50.0 + 1e-9),
+             "p24": (100.0, 50.0 + 1e-9)}
+    monkeypatch.setattr(photo, "field_namings", lambda image, finder: [level])
+    with pytest.raises(ValueError, match="no naming of the field found puts White's edge lower"):
+        photo.read_photo(np.zeros((100, 600, 3), np.uint8), white="light")
