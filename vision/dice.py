@@ -71,21 +71,18 @@ def read_patches(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
 
 
 def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, reader
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
-    the probabilities of no die and 1-6, that it leans, and that size in rectified pixels."""
-    best = None
-    for k in SIZES:
-        probs, lean = read_patches(np.stack([die_patch(image, view, c, k * die_rect)
-                                             for c in centres]), reader)
-        sure = probs[:, 1:].max(1) * (1 - probs[:, 0])
-        if best is None:
-            best = [probs, lean, sure, np.full(len(centres), k * die_rect)]
-            continue
-        better = sure > best[2]
-        for kept, new in zip(best, (probs, lean, sure, k * die_rect), strict=True):
-            kept[better] = new[better] if np.ndim(new) else new
-    return best[0], best[1], best[3]
+    the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
+    value)) and that size in rectified pixels. All sizes are read in one batch."""
+    sizes = np.array(SIZES) * die_rect
+    probs, lean = read_patches(np.stack([die_patch(image, view, c, size)
+                                         for size in sizes for c in centres]), reader)
+    probs = probs.reshape(len(sizes), len(centres), -1)
+    lean = lean.reshape(len(sizes), len(centres))
+    sure = probs[..., 1:].max(2) * (1 - probs[..., 0])
+    best, each = sure.argmax(0), np.arange(len(centres))
+    return probs[best, each], lean[best, each], sure[best, each], sizes[best]
 
 
 def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | None = None
@@ -99,11 +96,11 @@ def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | N
     centres = 2 * find_centres(half, finder)
     if not len(centres):
         return []
-    probs, lean, sizes = best_reading(image, view, centres, die_rect, reader)
+    probs, lean, sure, sizes = best_reading(image, view, centres, die_rect, reader)
     found: list[dict] = []
-    for centre, p, cocked, size in sorted(zip(centres, probs, lean, sizes, strict=True),
-                                          key=lambda f: f[1][0]):
-        if p[0] >= NO_DIE or p[1:].max() * (1 - p[0]) < SURE \
+    for centre, p, cocked, certain, size in sorted(
+            zip(centres, probs, lean, sure, sizes, strict=True), key=lambda f: f[1][0]):
+        if p[0] >= NO_DIE or certain < SURE \
                 or any(np.hypot(*(centre - d["at"])) < size for d in found):
             continue
         fx, fy = view.to_field(centre)
