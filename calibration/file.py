@@ -8,6 +8,7 @@ other keys (learned colours, camera intrinsics, the camera's settings) are kept 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -161,5 +162,9 @@ def load(path) -> Calibration:
 
 
 def save(cal: Calibration, path) -> None:
-    """Write the calibration as indented JSON."""
-    Path(path).write_text(json.dumps(cal.to_dict(), indent=2) + "\n")
+    """Write the calibration as indented JSON, whole or not at all: a crash while writing
+    leaves the file it replaces."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(cal.to_dict(), indent=2) + "\n")
+    os.replace(tmp, path)

@@ -7,7 +7,6 @@ confirm it, and the match files in the output folder are rewritten after each on
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import signal
@@ -238,6 +237,7 @@ class Play:
         """The field moved (a vision.steady Change): said on the console, the LEDs and the
         web page; corners found again are kept in the calibration file, so that a restart
         reads through them (a file that cannot be written is a note, not a stop)."""
+        from ..calibration.file import save
         from .recorder import field_status
 
         field_status(self.bus, change)
@@ -246,7 +246,7 @@ class Play:
         self.calibration = change.calibration
         path = Path(self.options.calibration)
         try:
-            write_atomic(path, json.dumps(change.calibration.to_dict(), indent=2) + "\n")
+            save(change.calibration, path)
         except OSError as exc:
             self._note(f"the corners found again are not kept in {path}: {exc.strerror}")
 
