@@ -167,11 +167,9 @@ def not_found(entry: dict) -> dict:
     """The figures of a photo whose field was not found: none of its points right."""
     skip = set(entry.get("uncertain_points", []))
     scored = [p for p in range(1, 25) if p not in skip]
-    missed = {f"{c} missed": sum(max(s * entry["points"][p - 1], 0) for p in scored)
-              for c, s in (("white", 1), ("black", -1))}
     return {"name": entry["name"] + copy_tag(entry), "fold": entry["fold"],
             "points": len(scored), "right": 0, "wrong": scored, "bar right": False,
-            "whole": False, "tally": defaultdict(int, missed), "found": False}
+            "whole": False, "tally": tally(entry["points"], [0] * 24, skip), "found": False}
 
 
 def read_found(entry: dict, checkers: str, finder: Path | None) -> tuple[np.ndarray, dict | None]:

@@ -145,9 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_fields.py: the photos are not at {PHOTOS}\n")
-    entries = [e for e in load_labels() if not e["partial"]]
-    if args.copies:
-        entries += [c for e in entries for c in copy_entries(e)]
+    labelled = [e for e in load_labels() if not e["partial"]]
+    entries = labelled + ([c for e in labelled for c in copy_entries(e)] if args.copies else [])
     try:
         results = measure(entries, args.finder, args.net)
     except ValueError as exc:  # no such net
@@ -157,8 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.starts:
         print()
         report("bgboard calibrate on the real start-position photos (error in the naming it "
-               "chose)", calibrate_starts([e for e in entries if e["copy"] == e.get("chosen",
-                                                                                  e["copy"])]))
+               "chose)", calibrate_starts(labelled))
     if args.renders:
         print()
         report(f"Field found in renders of the held-out looks by the {args.finder} finder: "

@@ -36,10 +36,6 @@ class PhotoReading:
     readings: list[dict]
     told_by: str
 
-    @property
-    def certain(self) -> bool:
-        return len(self.readings) == 1
-
 
 def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None,
                white: str | None = None, finder: Path | None = None) -> PhotoReading:
