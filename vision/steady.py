@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -46,13 +47,18 @@ class Change:
 @dataclass(frozen=True)
 class Reference:
     """A frame the corners were right in: its grey picture (watched size), the corners there
-    (watched size), its features to follow and its ORB keys and descriptors."""
+    (watched size), the mask of the board there and its features to follow."""
 
     grey: np.ndarray
     corners: np.ndarray
+    mask: np.ndarray
     points: np.ndarray | None
-    keys: tuple
-    descriptors: np.ndarray | None
+
+    @cached_property
+    def orb(self) -> tuple:
+        """Its ORB keys and descriptors on the board: found only when needed (to find the
+        board again after a jump), not for every reference."""
+        return orb_features(self.grey, self.mask)
 
 
 class FieldWatch:
@@ -66,7 +72,6 @@ class FieldWatch:
         self.point = np.linalg.norm(self.first[1] - self.first[0]) * cal.geometry.column_width
         self.reference: Reference | None = None
         self.lost = False
-        self.orb = cv2.ORB_create(1500, fastThreshold=10)
 
     def update(self, image: np.ndarray) -> Change | None:
         """None while the field stays where it was; a Change when it moved, was lost, or was
@@ -108,8 +113,8 @@ class FieldWatch:
         board = centre + (corners - centre) * (1 + 2 * BAND)
         mask = np.zeros(grey.shape, np.uint8)
         cv2.fillConvexPoly(mask, board.round().astype(np.int32), 255)
-        points = cv2.goodFeaturesToTrack(grey, 300, 0.01, 8, mask=mask)
-        return Reference(grey, corners, points, *self.orb.detectAndCompute(grey, mask))
+        return Reference(grey, corners, mask, cv2.goodFeaturesToTrack(grey, 300, 0.01, 8,
+                                                                      mask=mask))
 
     def _follow(self, grey: np.ndarray, h: np.ndarray) -> tuple[np.ndarray | None, float]:
         """The homography from the reference's features followed into `grey` by optical flow,
@@ -130,14 +135,19 @@ class FieldWatch:
 
     def _match(self, grey: np.ndarray) -> np.ndarray | None:
         """The homography from the reference's ORB features matched anywhere in `grey`."""
-        keys, descriptors = self.orb.detectAndCompute(grey, None)
-        ref = self.reference
-        if descriptors is None or ref.descriptors is None:
+        keys, descriptors = orb_features(grey)
+        ref_keys, ref_descriptors = self.reference.orb
+        if descriptors is None or ref_descriptors is None:
             return None
-        pairs = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(ref.descriptors,
+        pairs = cv2.BFMatcher(cv2.NORM_HAMMING, crossCheck=True).match(ref_descriptors,
                                                                        descriptors)
-        return fit(np.float32([ref.keys[p.queryIdx].pt for p in pairs]),
+        return fit(np.float32([ref_keys[p.queryIdx].pt for p in pairs]),
                    np.float32([keys[p.trainIdx].pt for p in pairs]))[0]
+
+
+def orb_features(grey: np.ndarray, mask: np.ndarray | None = None) -> tuple:
+    """ORB keys and descriptors of a grey picture (within `mask`)."""
+    return cv2.ORB_create(1500, fastThreshold=10).detectAndCompute(grey, mask)
 
 
 def fit(src: np.ndarray, dst: np.ndarray, least: float = LEAST) -> tuple[np.ndarray | None, int]:
