@@ -1,7 +1,8 @@
 """The PyTorch half of benchmarks/train_checkers.py: the column net, its training and export.
 
-The net reads one 112 x 32 column patch (base at the top) and gives two outputs: the count of
-checkers there (0..15) and which set they belong to (light, dark). Training learns from the
+The net reads one 112 x 32 column patch (base at the top) beside what that place looks like
+bare (`vision.columns.references`: six channels) and gives two outputs: the count of checkers
+there (0..15) and which set they belong to (light, dark). Training learns from the
 cached patches with recolouring (channel swaps keep which set is lighter), brightness and
 contrast changes, mirroring and shifts of a pixel or two, and checkpoints every epoch.
 """
@@ -19,6 +20,7 @@ from torch import nn
 from bgboard.vision.dice import net_input
 
 BATCH = 256
+CHANNELS = 6  # the patch (BGR) and what its place looks like bare (BGR)
 
 
 def block(c_in: int, c_out: int) -> nn.Sequential:
@@ -27,13 +29,15 @@ def block(c_in: int, c_out: int) -> nn.Sequential:
 
 
 class ColumnNet(nn.Module):
-    """Count (16 classes) and set (2 classes) of the checkers in one column patch."""
+    """Count (16 classes) and set (2 classes) of the checkers in one column patch, seen beside
+    its bare reference."""
 
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
-            block(24, 32), nn.MaxPool2d(2), block(32, 48), nn.MaxPool2d(2), block(48, 64))
+            nn.Conv2d(CHANNELS, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24),
+            nn.ReLU(), block(24, 32), nn.MaxPool2d(2), block(32, 48), nn.MaxPool2d(2),
+            block(48, 64))
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
                                   nn.Dropout(0.2))
         self.count = nn.Linear(96, 16)
@@ -45,8 +49,10 @@ class ColumnNet(nn.Module):
 
 
 def augment(batch: np.ndarray, rng) -> np.ndarray:
-    """Recoloured, relit, mirrored and shifted copies of uint8 patches (N, H, W, 3)."""
-    out = batch[:, :, :, rng.permutation(3)].astype(np.float32)
+    """Recoloured, relit, mirrored and shifted copies of uint8 patches beside their references
+    (N, H, W, 6), both changed alike."""
+    order = rng.permutation(3)
+    out = batch[:, :, :, [*order, *(order + 3)]].astype(np.float32)
     gain = rng.uniform(0.7, 1.3, (len(out), 1, 1, 1)).astype(np.float32)
     shift = rng.uniform(-25, 25, (len(out), 1, 1, 1)).astype(np.float32)
     out = out * gain + shift
@@ -102,7 +108,7 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
 def export(net: ColumnNet, out: Path) -> None:
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, 112, 32), str(out), input_names=["patch"],
+    torch.onnx.export(net, torch.zeros(1, CHANNELS, 112, 32), str(out), input_names=["patch"],
                       output_names=["count", "colour"], dynamic_axes={"patch": {0: "n"}},
                       opset_version=13, dynamo=False)
     print(f"wrote {out}")

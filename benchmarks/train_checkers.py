@@ -32,7 +32,7 @@ import numpy as np
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import synth
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns, references
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.synth import render
 
@@ -112,13 +112,20 @@ def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
         print(f"{path.name}: {SHARD} frames in {time.time() - t:.0f} s", flush=True)
 
 
+def with_references(frames: np.ndarray) -> np.ndarray:
+    """Each frame's 26 patches (F, 26, H, W, 3) beside their bare references, as the net takes
+    them: (F * 26, H, W, 6)."""
+    both = [np.concatenate([p, references(p)], axis=-1) for p in frames]
+    return np.concatenate(both).reshape(-1, HEIGHT, WIDTH, 6)
+
+
 def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every cached patch (N, H, W, 3), its signed count and its look."""
+    """Every cached patch beside its reference (N, H, W, 6), its signed count and its look."""
     shards = sorted(folder.glob("shard_*[0-9].npz"))
     if not shards:
         raise SystemExit(f"no shards in {folder}: run the render step first")
     data = [np.load(p) for p in shards]
-    patches = np.concatenate([d["patches"].reshape(-1, HEIGHT, WIDTH, 3) for d in data])
+    patches = np.concatenate([with_references(d["patches"]) for d in data])
     counts = np.concatenate([d["counts"].reshape(-1) for d in data])
     looks = np.concatenate([np.repeat(d["looks"], 26) for d in data])
     return patches, counts, looks
@@ -136,7 +143,7 @@ def real_patches(folds: set[int]) -> tuple[np.ndarray, np.ndarray]:
         skip = set(entry.get("uncertain_points", ()))
         for seen in (entry, *copy_entries(entry)):
             image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
-            cut = Columns(FieldView(calibration(seen))).cut(image)
+            cut = with_references(Columns(FieldView(calibration(seen))).cut(image)[None])
             keep = [i for i in range(24) if i + 1 not in skip]
             patches.append(cut[keep])
             counts.append(np.array(seen["points"], np.int8)[keep])
@@ -153,11 +160,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--tall", action="store_true",
                         help="render positions with a stack of 8-15 checkers a side")
+    parser.add_argument("--looks", default=",".join(TRAIN_LOOKS),
+                        help="the looks to render, comma-separated (default: every trained one)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
     args = parser.parse_args()
     if args.step == "render":
-        render_shards(args.frames, args.first, TRAIN_LOOKS, args.cache / "train", args.tall)
+        looks = tuple(args.looks.split(","))
+        if set(looks) - set(TRAIN_LOOKS):
+            parser.error(f"--looks: choose from {', '.join(TRAIN_LOOKS)}")
+        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 

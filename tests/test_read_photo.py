@@ -156,7 +156,7 @@ def test_swapping_colours_and_the_bar():
     assert put_on_bar(swapped, 2, 0)["off"] == {"white": 10, "black": 12}
 
 
-def test_a_real_photo_never_trained_on_is_found_by_the_learned_finder(capsys):
+def test_a_real_photo_never_trained_on_is_found_and_read_as_the_start_position(capsys):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from label_real_boards import PHOTOS, load_labels
     from real_fields import corner_error
@@ -168,8 +168,9 @@ def test_a_real_photo_never_trained_on_is_found_by_the_learned_finder(capsys):
     assert entry["fold"] == 0  # the shipped finder was trained with fold 0 held out
     assert main(["read", str(photo), "--json"]) == 0
     obs = json.loads(capsys.readouterr().out)
-    namings = [r["corners_px"] for r in [obs, *obs["other_readings"]]]
-    assert len(namings) == 4 and corner_error(namings, entry) < 1 / 3
+    assert obs["orientation"] == "start position" and "other_readings" not in obs
+    assert obs["position_id"] == "4HPwATDgc/ABMA"
+    assert corner_error([obs["corners_px"]], entry) < 1 / 3
 
 
 def test_no_naming_from_whites_seat_is_a_clear_error(monkeypatch):

@@ -117,8 +117,48 @@ def test_a_still_board_is_not_read_again_and_a_moved_checker_is() -> None:
     first, again = reader.read(start.image), reader.read(start.image)
     assert again == first
     read = reader.read(after.image)
-    # all 26 rows, then none, then the 5- and 6-point and the two beside them (a patch shows
-    # some of its neighbours' width, for checkers off the middle)
-    assert counting.patches == [26, 4]
+    # all 26 rows, then none, then the 4-, 5- and 6-point (a patch shows some of its
+    # neighbours' width, for checkers off the middle), the low bar half (the checkers' shadows
+    # reach it) and the high one, whose bare reference is the low one
+    assert counting.patches == [26, 5]
     assert read["points"] == moved
-    assert read == Reader(from_dict(minimal(start.calibration))).read(after.image)
+    fresh = Reader(from_dict(minimal(start.calibration))).read(after.image)
+    assert (read["points"], read["bar"]) == (fresh["points"], fresh["bar"])
+    for kept, new in zip(read["point_options"], fresh["point_options"], strict=True):
+        # rows kept from the first frame saw bare references a few levels off the new ones
+        assert kept[0][0] == new[0][0] and abs(kept[0][1] - new[0][1]) < 0.01
+
+
+def sixteen_dark_rows(unsure: float):
+    """26 rows: 15 sure of one dark checker, one that thinks so with `unsure`, the rest bare."""
+    counts = np.zeros((26, 16), np.float32)
+    counts[:, 0] = 1.0
+    counts[:15, 0], counts[:15, 1] = 0.0, 1.0
+    counts[15, 0], counts[15, 1] = 1 - unsure, unsure
+    dark = np.ones(26, np.float32)
+    return counts, dark
+
+
+def test_a_board_never_reads_more_than_fifteen_checkers_of_a_set() -> None:
+    from bgboard.vision.column_reader import (
+        at_most_fifteen,
+        over_fifteen,
+        row_options,
+        row_tables,
+    )
+
+    table = row_tables(*sixteen_dark_rows(0.75))
+    assert over_fifteen(table)
+    fitted = at_most_fifteen(table)
+    assert [row_options(t)[0] for t in fitted[14:17]] == [[-1, 1.0], [0, 1.0], [0, 1.0]]
+    assert not over_fifteen(fitted)
+    sure = row_tables(*sixteen_dark_rows(1.0))  # no reading fits: the rows stay as read
+    assert np.array_equal(at_most_fifteen(sure), sure)
+
+
+def test_a_board_within_fifteen_keeps_each_rows_reading() -> None:
+    from bgboard.vision.column_reader import over_fifteen, row_options, row_tables
+
+    table = row_tables(*sixteen_dark_rows(0.25))
+    assert not over_fifteen(table)
+    assert row_options(table[15])[:2] == [[0, 0.75], [-1, 0.25]]

@@ -26,3 +26,34 @@ def test_each_patch_shows_its_own_point_from_the_base() -> None:
     assert 0.7 * d < white_bar < 1.5 * d
     top, bottom = middle[5, :HEIGHT // 2].mean(), middle[5, HEIGHT // 2:].mean()
     assert top > bottom  # the base is at the top of the patch
+
+
+def coloured_patches(top_odd_like_bottom_odd: bool):
+    """26 flat patches: points of one row alternate red and green, the other row's odd points
+    red or green as asked, a white checker's rows on three points, the bar halves grey and
+    black."""
+    import numpy as np
+
+    red, green = (0, 0, 200), (0, 200, 0)
+    patches = np.zeros((26, HEIGHT, WIDTH, 3), np.uint8)
+    for i in range(24):
+        odd_red = i < 12 or top_odd_like_bottom_odd
+        patches[i] = red if (i % 2 == 0) == odd_red else green
+    for i in (0, 5, 14):  # checkers on points 1, 6 and 15
+        patches[i, :20] = 255
+    patches[24], patches[25] = 128, 0
+    return patches
+
+
+def test_each_points_reference_is_its_colours_bare_point() -> None:
+    import numpy as np
+
+    from bgboard.vision.columns import references
+
+    for alike in (True, False):
+        patches = coloured_patches(alike)
+        bare = references(patches)
+        assert bare.shape == patches.shape and bare.dtype == np.uint8
+        for i in range(24):
+            assert (bare[i] == patches[i, -1, 0]).all(), i  # the colour of its own triangle
+        assert (bare[24] == 0).all() and (bare[25] == 128).all()  # the other bar half

@@ -38,6 +38,7 @@ def test_each_family_draws_what_it_names() -> None:
     assert family_look(rng, "glossy").style == "3d"
     assert family_look(rng, "piled").pile == "players"
     assert family_look(rng, "tilted").distortion > 0
+    assert {family_look(rng, "studded").ornament for _ in range(10)} == {"knob", "disc"}
     classic = family_look(np.random.default_rng(3), "classic")
     assert classic == synth.random_look(np.random.default_rng(3))
     assert set(HELD_OUT) < set(FAMILIES)
@@ -115,3 +116,34 @@ def test_most_wide_looks_have_a_deep_box_and_the_rest_of_the_look_is_unchanged()
     rng = np.random.default_rng(7)
     family_look(rng, "marble")
     assert rng.random() == pytest.approx(0.9227595761684675)  # as before walls
+
+
+@pytest.mark.parametrize("ornament", ["knob", "disc"])
+def test_ornaments_are_round_shapes_on_every_bare_point(ornament: str) -> None:
+    """A knob at each tip, a disc near each base: where the plain board shows the point's or
+    the field's colour, the ornamented one shows something else."""
+    import cv2
+
+    from bgboard.calibration.file import from_dict
+
+    look = synth.Look(points=((200, 30, 30), (30, 30, 200)), field=(40, 160, 40),
+                      texture="plain", noise=0.0, gradient=0.0, shadow=0.0)
+    empty = (0,) * 24
+    plain = render(synth.Scene(empty, look=look), 0)
+    studded = render(synth.Scene(empty, look=synth.with_look(
+        synth.Scene(empty, look=look), ornament=ornament).look), 0)
+    homography = from_dict(plain.calibration).homography()
+
+    def pixel(x: float, y: float) -> tuple[int, int]:
+        xy = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), homography)[0, 0]
+        return round(xy[1]), round(xy[0])
+
+    column = look.geometry.column_width
+    for p in range(1, 25):
+        (x0, base), _, (x, tip) = look.geometry.triangle(p)
+        toward = np.sign(tip - base)
+        y = tip if ornament == "knob" else base + toward * column * 0.55 * look.aspect
+        spot, far = pixel(x, y + toward * 0.005), pixel(x, 0.5)
+        a, b = (img[spot].astype(int) for img in (plain.image, studded.image))
+        assert np.abs(a - b).max() > 20, (p, a, b)
+        assert np.abs(plain.image[far].astype(int) - studded.image[far].astype(int)).max() <= 2

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns
+from .columns import HEIGHT, WIDTH, Columns, references
 from .dice import MODELS, net_input
 
 MODEL = MODELS / "checkers.onnx"
@@ -31,6 +31,7 @@ NET_APART = 0.2  # the groups' average judgements differ this much: the net says
 BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say so
 BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
 CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
+TINY = 1e-12  # a probability too small to divide by
 STILL = 12.0  # a patch none of whose cells moved this far since the net read it keeps its reading
 
 
@@ -66,8 +67,8 @@ class ColumnReader:
         self.columns = Columns(view)
         self.net = net(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
-        # each patch's cells when the net last read it (infinitely far: not read yet)
-        self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 3), np.inf, np.float32)
+        # each input's cells when the net last read it (infinitely far: not read yet)
+        self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 6), np.inf, np.float32)
         self.counts = np.zeros((26, 16), np.float32)
         self.dark = np.zeros(26, np.float32)
 
@@ -75,24 +76,28 @@ class ColumnReader:
         patches = self.columns.cut(image)
         counts, dark = self.judge(patches)
         dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
-        options = [row_options(c, float(d)) for c, d in zip(counts, dark, strict=True)]
+        table = row_tables(counts, dark)
+        if over_fifteen(table):
+            table = at_most_fifteen(table)
+        options = [row_options(t) for t in table]
         signed = [row[0][0] for row in options]  # the likeliest signed count of each row
         bar = {"white": 0, "black": 0}
         for n in signed[24:]:
             bar["white" if n > 0 else "black"] += abs(n)
-        sure = [c.max() * (max(d, 1 - d) if c.argmax() else 1.0) for c, d in zip(counts, dark,
-                                                                                   strict=True)]
+        sure = [row[0][1] for row in options]
         return Reading(signed[:24], bar, options[:24], float(min(sure)))
 
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The net's count probabilities and dark-set probability per patch. A patch that has
+        """The net's count probabilities and dark-set probability per patch, each patch seen
+        beside what its place looks like bare (`columns.references`). A patch whose input has
         not changed since the net last read it (a video of a still board) keeps that reading:
-        the net runs only on the patches that changed."""
-        cells = patches.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 3).mean(
+        the net runs only on the inputs that changed."""
+        both = np.concatenate([patches, references(patches)], axis=-1)
+        cells = both.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 6).mean(
             (2, 4), dtype=np.float32)
         changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
         if changed.any():
-            self.net.setInput(net_input(patches[changed]))
+            self.net.setInput(net_input(both[changed]))
             count_logits, colour_logits = self.net.forward(["count", "colour"])
             self.counts[changed] = softmax(count_logits)
             self.dark[changed] = softmax(colour_logits)[:, 1]
@@ -161,10 +166,52 @@ def _nearer(centres: np.ndarray, sets: np.ndarray) -> bool:
     return bool(d[0, 0] + d[1, 1] < d[0, 1] + d[1, 0])
 
 
-def row_options(counts: np.ndarray, dark: float) -> list[list]:
-    """The likeliest signed counts of one row with their probabilities."""
-    table = [(0, float(counts[0]))]
-    for n in range(1, len(counts)):
-        table += [(n, float(counts[n]) * (1 - dark)), (-n, float(counts[n]) * dark)]
-    table.sort(key=lambda item: -item[1])
-    return [[n, math.floor(p * 1000) / 1000] for n, p in table[:OPTIONS]]  # sum <= 1
+def row_tables(counts: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """Each row's probabilities of holding l light and d dark checkers: (rows, 16, 16), where
+    only l = 0 or d = 0 can be likely."""
+    table = np.zeros((len(counts), 16, 16), np.float64)
+    table[:, 0, 0] = counts[:, 0]
+    table[:, 1:, 0] = counts[:, 1:] * (1 - dark)[:, None]
+    table[:, 0, 1:] = counts[:, 1:] * dark[:, None]
+    return table
+
+
+def over_fifteen(table: np.ndarray) -> bool:
+    """Whether the rows' likeliest readings put more than 15 checkers of a set on the board."""
+    light, dark = np.unravel_index(table.reshape(len(table), -1).argmax(1), (16, 16))
+    return light.sum() > 15 or dark.sum() > 15
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The table of the sum of two independent (light, dark) totals, totals over 15 dropped."""
+    size = (32, 32)
+    both = np.fft.irfft2(np.fft.rfft2(a, size) * np.fft.rfft2(b, size), size)
+    return both[..., :16, :16].clip(0)
+
+
+def at_most_fifteen(table: np.ndarray) -> np.ndarray:
+    """Each row's table given that the board holds at most 15 checkers of each set: the rows
+    read together (totals of the rows before and after each row, summed both ways)."""
+    rows = len(table)
+    before = np.zeros((rows + 1, 16, 16))
+    after = np.zeros((rows + 1, 16, 16))
+    before[0, 0, 0] = after[rows, 0, 0] = 1.0
+    for i in range(rows):
+        total = _add(before[i], table[i])
+        before[i + 1] = total / max(total.sum(), TINY)
+        total = _add(after[rows - i], table[rows - 1 - i])
+        after[rows - 1 - i] = total / max(total.sum(), TINY)
+    others = _add(before[:-1], after[1:])  # (rows, 16, 16): the other rows' totals
+    room = others.cumsum(1).cumsum(2)[:, ::-1, ::-1]  # others' mass leaving room for (l, d)
+    fitted = table * room
+    mass = fitted.sum((1, 2), keepdims=True)
+    return np.where(mass > TINY, fitted / np.maximum(mass, TINY), table)  # no room: as read
+
+
+def row_options(table: np.ndarray) -> list[list]:
+    """The likeliest signed counts of one row (+ light, - dark) with their probabilities."""
+    signed = [(0, table[0, 0])] + [(n, table[n, 0]) for n in range(1, 16)] + [
+        (-n, table[0, n]) for n in range(1, 16)]
+    signed.sort(key=lambda item: -item[1])
+    # thousandths rounded down (the sum stays <= 1), past the float error of the tables' sums
+    return [[n, math.floor(float(p) * 1000 + 1e-6) / 1000] for n, p in signed[:OPTIONS]]

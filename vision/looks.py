@@ -14,6 +14,8 @@ distortion):
 - `glossy`: thick glossy checkers under a lamp (strong glare).
 - `tilted`: the camera 20-35 degrees off vertical, with lens distortion.
 - `piled`: checkers piled as players pile them (long rows, towers, off the point's middle).
+- `studded`: a round knob at every point's tip or an inlaid disc at every base, the points
+  often the colours of the checkers (round shapes on bare points, as on many real boards).
 
 `HELD_OUT` families are never trained on: figures on them say how the reader does on a kind
 of board it has never seen.
@@ -29,7 +31,7 @@ from . import synth
 from .synth import FRAME_SIZE, Look, Scene
 
 FAMILIES = ("classic", "same-colour", "cream-gold", "inlaid", "logo", "marble", "leather",
-            "glossy", "tilted", "piled")
+            "glossy", "tilted", "piled", "studded")
 HELD_OUT = ("logo", "marble")
 CREAM, GOLD = (232, 220, 190), (196, 156, 72)
 
@@ -58,8 +60,14 @@ def family_look(rng, family: str) -> Look:
     elif family == "tilted":
         look = replace(look, corners=tilted_corners(rng, look.aspect, rng.uniform(20, 35)),
                        distortion=float(rng.uniform(0.03, 0.1)))
-    else:
+    elif family == "piled":
         look = replace(look, pile="players")
+    else:
+        look = replace(look, ornament=synth._pick(rng, ("knob", "disc")))
+        if rng.random() < 0.5:
+            light, dark = sorted(look.points, key=sum, reverse=True)
+            look = replace(look, checkers=(synth._jitter(rng, light, 8),
+                                           synth._jitter(rng, dark, 8)))
     return look
 
 

@@ -100,6 +100,8 @@ class Look:
     pile: str = "rows"  # rows (the reader's convention) | players (long rows, towers, off-centre)
     wall: float = 0.0  # reach of the shadow the box's walls and the raised bar cast on the field,
     # as a share of the field's height (0: a flat board)
+    ornament: str = "none"  # none | knob (a round knob at each point's tip) | disc (an inlaid
+    # disc at each point's base): round shapes on bare points, where a checker would lie
 
 
 @dataclass(frozen=True)
@@ -345,6 +347,8 @@ def _draw_board(rng, look: Look) -> np.ndarray:
         cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
     if look.pattern != "none":
         _pattern(img, rng, look, (ox, oy), (fw, fh))
+    if look.ornament != "none":
+        _ornaments(img, rng, look, (ox, oy), (fw, fh))
     if look.wall:
         img *= _wall_shade(look, (ox, oy), (fw, fh), (ch, cw))[..., None]
     tex = _texture(rng, (ch, cw), look.texture, look.grain)
@@ -428,6 +432,30 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
                 p0 = (round(a[0] + (b[0] - a[0]) * u), round(a[1] + (b[1] - a[1]) * u))
                 p1 = (round(a[0] + (b[0] - a[0]) * v), round(a[1] + (b[1] - a[1]) * v))
                 cv2.line(img, p0, p1, ink, 2, aa)
+
+
+def _ornaments(img, rng, look: Look, origin, size) -> None:
+    """Round shapes on every point, the size of a checker or less: a knob at the tip in the
+    point's own colour or a darker one, or a disc with a ring at the base in an inlay's
+    colour. A reader must tell them from checkers by what every bare point shows."""
+    (ox, oy), (fw, fh) = origin, size
+    column = look.geometry.column_width * fw
+    r = column * rng.uniform(0.2, 0.45)
+    shade = rng.uniform(0.6, 1.0)
+    ink = _jitter(rng, _pick(rng, ((235, 215, 150), (25, 20, 20), (245, 245, 240),
+                                   (150, 30, 30), (120, 70, 40))))
+    for p in range(1, 25):
+        (x0, base), _, (x, tip) = look.geometry.triangle(p, (ox, oy), (fw, fh))
+        toward = np.sign(tip - base)
+        if look.ornament == "knob":
+            centre, rgb = (x, tip), [c * shade for c in look.points[p % 2]]
+        else:
+            centre, rgb = (x, base + toward * column * 0.55), ink
+        c16 = (round(centre[0] * 16), round(centre[1] * 16))
+        cv2.circle(img, c16, round(r * 16), [float(v) for v in rgb], -1, cv2.LINE_AA, 4)
+        if look.ornament == "disc":
+            ring = [float(v) * 0.6 for v in rgb]
+            cv2.circle(img, c16, round(r * 16), ring, max(1, round(r * 0.15)), cv2.LINE_AA, 4)
 
 
 def _half_middles(look: Look, ox: float, fw: float) -> tuple[float, float]:
