@@ -3,6 +3,7 @@ bar) and says how many checkers lie there and of which set.
 
     python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
     python benchmarks/train_checkers.py render --frames 1000 --first 403000 --tall  # tall stacks
+    python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
@@ -11,7 +12,8 @@ Frames are drawn from the named looks of `vision.looks` except the held-out ones
 400000 and up for training; four positions on each look), read with a calibration of corners
 and geometry only, the corners moved by a pixel or two as a user's clicks would be. Each
 frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
-labelled with its signed count (+ the light set, - the dark set). Patches are cached in
+labelled with its signed count (+ the light set, - the dark set) and seen beside its bare
+reference (`vision.columns.references`, computed from the frame's patches when loaded). Patches are cached in
 shards of 100 frames, so rendering resumes where it stopped; training checkpoints every
 epoch and resumes too. `--real-folds` adds the labelled real board photos of those folds
 (benchmarks/data/real_boards.json: each chosen copy and every other copy with corners; the
