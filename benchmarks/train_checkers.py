@@ -13,13 +13,13 @@ Frames are drawn from the named looks of `vision.looks` except the held-out ones
 and geometry only, the corners moved by a pixel or two as a user's clicks would be. Each
 frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
 labelled with its signed count (+ the light set, - the dark set) and seen beside its bare
-reference (`vision.columns.references`, computed from the frame's patches when loaded). Patches are cached in
-shards of 100 frames, so rendering resumes where it stopped; training checkpoints every
-epoch and resumes too. `--real-folds` adds the labelled real board photos of those folds
-(benchmarks/data/real_boards.json: each chosen copy and every other copy with corners; the
-points only, uncertain ones left out), each patch repeated REAL_REPEAT times: the folds left
-out are the ones to score on. Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`); bgboard
-runs the exported net with OpenCV.
+reference (`vision.columns.references`, computed from the frame's patches when loaded).
+Patches are cached in shards of 100 frames, so rendering resumes where it stopped; training
+checkpoints every epoch and resumes too. `--real-folds` adds the labelled real board photos of
+those folds (benchmarks/data/real_boards.json: each chosen copy and every other copy with
+corners; the points only, uncertain ones left out), each patch repeated REAL_REPEAT times: the
+folds left out are the ones to score on. Needs PyTorch and onnx (`pip install torch==2.13.0
+onnx`); bgboard runs the exported net with OpenCV.
 """
 
 from __future__ import annotations
