@@ -34,7 +34,7 @@ import numpy as np
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import synth
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns, references
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns, beside_references
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.synth import render
 
@@ -117,8 +117,7 @@ def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
 def with_references(frames: np.ndarray) -> np.ndarray:
     """Each frame's 26 patches (F, 26, H, W, 3) beside their bare references, as the net takes
     them: (F * 26, H, W, 6)."""
-    both = [np.concatenate([p, references(p)], axis=-1) for p in frames]
-    return np.concatenate(both).reshape(-1, HEIGHT, WIDTH, 6)
+    return np.concatenate([beside_references(p) for p in frames]).reshape(-1, HEIGHT, WIDTH, 6)
 
 
 def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns, references
+from .columns import HEIGHT, WIDTH, Columns, beside_references
 from .dice import MODELS, net_input
 
 MODEL = MODELS / "checkers.onnx"
@@ -92,7 +92,7 @@ class ColumnReader:
         beside what its place looks like bare (`columns.references`). A patch whose input has
         not changed since the net last read it (a video of a still board) keeps that reading:
         the net runs only on the inputs that changed."""
-        both = np.concatenate([patches, references(patches)], axis=-1)
+        both = beside_references(patches)
         cells = both.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 6).mean(
             (2, 4), dtype=np.float32)
         changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL

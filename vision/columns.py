@@ -47,7 +47,6 @@ class Columns:
                          for m in self.matrices])
 
 
-
 def references(patches: np.ndarray) -> np.ndarray:
     """What each row's place looks like bare, for the net to compare with: per pixel, the
     median of the 12 points of its triangle colour (most of them are bare in most positions),
@@ -67,3 +66,8 @@ def references(patches: np.ndarray) -> np.ndarray:
         out[:24][colour == c] = bare.repeat(2, 0).repeat(2, 1)
     out[24], out[25] = patches[25], patches[24]
     return out
+
+
+def beside_references(patches: np.ndarray) -> np.ndarray:
+    """The checker net's input: each patch beside its bare reference, (26, H, W, 6)."""
+    return np.concatenate([patches, references(patches)], axis=-1)

@@ -445,7 +445,7 @@ def _ornaments(img, rng, look: Look, origin, size) -> None:
     ink = _jitter(rng, _pick(rng, ((235, 215, 150), (25, 20, 20), (245, 245, 240),
                                    (150, 30, 30), (120, 70, 40))))
     for p in range(1, 25):
-        (x0, base), _, (x, tip) = look.geometry.triangle(p, (ox, oy), (fw, fh))
+        (_, base), _, (x, tip) = look.geometry.triangle(p, (ox, oy), (fw, fh))
         toward = np.sign(tip - base)
         if look.ornament == "knob":
             centre, rgb = (x, tip), [c * shade for c in look.points[p % 2]]
