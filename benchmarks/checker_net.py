@@ -23,8 +23,8 @@ BATCH = 256
 CHANNELS = 6  # the patch (BGR) and what its place looks like bare (BGR)
 
 
-def block(c_in: int, c_out: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, padding=1, bias=False),
+def block(c_in: int, c_out: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, stride=stride, padding=1, bias=False),
                          nn.BatchNorm2d(c_out), nn.ReLU())
 
 
@@ -34,10 +34,9 @@ class ColumnNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.features = nn.Sequential(
-            nn.Conv2d(CHANNELS, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24),
-            nn.ReLU(), block(24, 32), nn.MaxPool2d(2), block(32, 48), nn.MaxPool2d(2),
-            block(48, 64))
+        self.features = nn.Sequential(  # both first layers halve the patch: 28 x 8 cells
+            block(CHANNELS, 24, stride=2), block(24, 32, stride=2), block(32, 48),
+            nn.MaxPool2d(2), block(48, 64))
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
                                   nn.Dropout(0.2))
         self.count = nn.Linear(96, 16)

@@ -17,9 +17,11 @@ reference (`vision.columns.references`, computed from the frame's patches when l
 Patches are cached in shards of 100 frames, so rendering resumes where it stopped; training
 checkpoints every epoch and resumes too. `--real-folds` adds the labelled real board photos of
 those folds (benchmarks/data/real_boards.json: each chosen copy and every other copy with
-corners; the points only, uncertain ones left out), each patch repeated REAL_REPEAT times: the
-folds left out are the ones to score on. Needs PyTorch and onnx (`pip install torch==2.13.0
-onnx`); bgboard runs the exported net with OpenCV.
+corners; the points only, uncertain ones left out), each photo cut REAL_CUTS times through
+corners moved a few pixels: the folds left out are the ones to score on. ADAPTED of the
+rendered frames are seen beside another frame's `board_references` (as a reader adapted to the
+board at calibration sees them). Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`);
+bgboard runs the exported net with OpenCV.
 """
 
 from __future__ import annotations
@@ -34,7 +36,13 @@ import numpy as np
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import synth
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns, beside_references
+from bgboard.vision.columns import (
+    HEIGHT,
+    WIDTH,
+    Columns,
+    beside_references,
+    board_references,
+)
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.synth import render
 
@@ -42,8 +50,10 @@ CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
 TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SHARD = 100
-REAL_REPEAT = 20  # times each real patch is seen per epoch (31 photos against 2,000 frames)
+REAL_CUTS = 20  # cuts of each real photo per epoch (31 photos against 5,600 frames)
+REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)
 LOOK_FRAMES = 4  # frames drawn on one look
+ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 
 
 def labels(truth: dict, look) -> np.ndarray:
@@ -54,9 +64,10 @@ def labels(truth: dict, look) -> np.ndarray:
     return np.array([*truth["points"], low, high], np.int8)
 
 
-def jittered(calibration: dict, rng) -> dict:
-    """The calibration with every corner moved as a user's click might move it."""
-    corners = {k: [float(v) + float(rng.normal(0, 1.5)) for v in xy]
+def jittered(calibration: dict, rng, sigma: float = 1.5) -> dict:
+    """The calibration with every corner moved as a user's click might move it (`sigma`
+    pixels)."""
+    corners = {k: [float(v) + float(rng.normal(0, sigma)) for v in xy]
                for k, xy in calibration["corners_px"].items()}
     return {**calibration, "corners_px": corners}
 
@@ -120,34 +131,63 @@ def with_references(frames: np.ndarray) -> np.ndarray:
     return np.concatenate([beside_references(p) for p in frames]).reshape(-1, HEIGHT, WIDTH, 6)
 
 
+def adapted(frames: np.ndarray, counts: np.ndarray, rng) -> np.ndarray:
+    """Frames (F, 26, H, W, 3) beside references as a reader adapted to the board sees them:
+    ADAPTED of them beside `board_references` of another frame of their look (frames come in
+    groups of LOOK_FRAMES on one look: the other frame plays the calibration's start frame),
+    its light changed a little (the room's light drifts between calibration and play); the
+    rest beside their own `references`. (F * 26, H, W, 6)."""
+    out = []
+    for f, patches in enumerate(frames):
+        group = f // LOOK_FRAMES * LOOK_FRAMES
+        other = group + (f - group + int(rng.integers(1, LOOK_FRAMES))) % LOOK_FRAMES
+        if rng.random() >= ADAPTED or other >= len(frames):
+            out.append(beside_references(patches))
+            continue
+        stored = board_references(frames[other], counts[other]).astype(np.float32)
+        stored = stored * rng.uniform(0.85, 1.15) + rng.uniform(-10, 10)
+        out.append(beside_references(patches, np.clip(stored, 0, 255).astype(np.uint8)))
+    return np.concatenate(out)
+
+
 def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every cached patch beside its reference (N, H, W, 6), its signed count and its look."""
+    """Every cached patch beside its reference (N, H, W, 6; `adapted`), its signed count and
+    its look."""
     shards = sorted(folder.glob("shard_*[0-9].npz"))
     if not shards:
         raise SystemExit(f"no shards in {folder}: run the render step first")
     data = [np.load(p) for p in shards]
-    patches = np.concatenate([with_references(d["patches"]) for d in data])
+    rng = np.random.default_rng(2)
+    patches = np.concatenate([adapted(d["patches"], d["counts"], rng) for d in data])
     counts = np.concatenate([d["counts"].reshape(-1) for d in data])
     looks = np.concatenate([np.repeat(d["looks"], 26) for d in data])
     return patches, counts, looks
 
 
 def real_patches(folds: set[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The point patches of the labelled real photos in `folds`, and their signed counts."""
+    """The point patches of the labelled real photos in `folds`, and their signed counts:
+    REAL_CUTS cuts of each photo (and each copy), the first through its labelled corners, the
+    others through corners moved by about REAL_JITTER of the photo's width (as clicks or a
+    found field would place them), so that each cut shows the photo a little differently."""
     import cv2
-    from label_real_boards import PHOTOS, calibration, copy_entries, load_labels
+    from label_real_boards import PHOTOS, copy_entries, load_labels
 
+    rng = np.random.default_rng(1)
     patches, counts = [], []
     for entry in load_labels():
         if entry["partial"] or entry["fold"] not in folds:
             continue
-        skip = set(entry.get("uncertain_points", ()))
+        keep = [i for i in range(24) if i + 1 not in set(entry.get("uncertain_points", ()))]
         for seen in (entry, *copy_entries(entry)):
             image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
-            cut = with_references(Columns(FieldView(calibration(seen))).cut(image)[None])
-            keep = [i for i in range(24) if i + 1 not in skip]
-            patches.append(cut[keep])
-            counts.append(np.array(seen["points"], np.int8)[keep])
+            minimal = {"version": 1, "image_size": seen["image_size"],
+                       "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
+            sigma = REAL_JITTER * image.shape[1]
+            for cut in range(REAL_CUTS):
+                moved = jittered(minimal, rng, sigma) if cut else minimal
+                both = with_references(Columns(FieldView(from_dict(moved))).cut(image)[None])
+                patches.append(both[keep])
+                counts.append(np.array(seen["points"], np.int8)[keep])
     return np.concatenate(patches), np.concatenate(counts)
 
 
@@ -177,9 +217,9 @@ def main() -> None:
         patches, counts, _ = load(args.cache / "train")
         if args.real_folds:
             real, real_counts = real_patches({int(f) for f in args.real_folds.split(",")})
-            print(f"{len(real)} real patches, each seen {REAL_REPEAT} times an epoch")
-            patches = np.concatenate([patches, np.repeat(real, REAL_REPEAT, 0)])
-            counts = np.concatenate([counts, np.repeat(real_counts, REAL_REPEAT)])
+            print(f"{len(real)} real patches ({REAL_CUTS} cuts of each photo)")
+            patches = np.concatenate([patches, real])
+            counts = np.concatenate([counts, real_counts])
         checker_net.train(patches, counts, args.epochs, args.cache, args.out)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")

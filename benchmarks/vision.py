@@ -6,9 +6,10 @@
 Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
 a random look; its calibration is learned from a start-position frame of the same look, as
 `bgboard calibrate` would (`--corners-only`: only the corners and geometry are given, as
-users and outside tests give them). `--looks` draws the named looks of `vision.looks`
-instead, `--images` frames of each, and reports them apart. Prints Markdown tables (they go
-into docs/vision.md).
+users and outside tests give them; `--adapt`: the reader is then adapted to the look on that
+start frame where it reads it mostly right, as `bgboard calibrate` does). `--looks` draws the
+named looks of `vision.looks` instead, `--images` frames of each, and reports them apart.
+Prints Markdown tables (they go into docs/vision.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.file import from_dict
+from bgboard.controller.calibrating import start_check
 from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
@@ -60,7 +62,8 @@ def scenes(n: int, first: int, looks: list[str] | None):
 
 
 def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
-              corners_only: bool = False, checker_reader: str = "net") -> dict:
+              corners_only: bool = False, checker_reader: str = "net",
+              adapt: bool = False) -> dict:
     stats = defaultdict(float)
     by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     frames = []
@@ -72,6 +75,8 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
                 cal = learn(start.image, cal)
             except ValueError:
                 stats["calibration failed"] += 1
+        if adapt:
+            cal, _ = start_check(start.image, cal)
         rendered = render(scene, seed)
         reader = Reader(cal, checker_reader)
         obs = reader.read(rendered.image)
@@ -169,17 +174,22 @@ def main() -> None:
                         help="calibrations with corners and geometry only, nothing learned")
     parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
                         help="checker reader (default net)")
+    parser.add_argument("--adapt", action="store_true",
+                        help="adapt the reader to each look on its start frame, as `bgboard "
+                             "calibrate` does")
     args = parser.parse_args()
     looks = FAMILIES if args.looks == "all" else args.looks.split(",") if args.looks else None
     unknown = set(looks or ()) - set(FAMILIES)
     if unknown:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
     cv2.setNumThreads(1)
-    result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers)
+    result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
+                       args.adapt)
     s = result["stats"]
     print(f"## Synthetic frames: {args.images} (seeds {args.first}..{args.first + args.images - 1})"
           f"{' of each look' if looks else ''}"
-          f"{', corners only' if args.corners_only else ''}, {args.checkers} checker reader\n")
+          f"{', corners only' if args.corners_only else ''}, {args.checkers} checker reader"
+          f"{', adapted on the start frame' if args.adapt else ''}\n")
     print("| measure | result | bar |\n|---|---|---|")
     print(f"| per-point count | {pct(s['points right'], s['points'])} | >= 99.9% |")
     print(f"| whole board exact (points + bar) | {pct(s['boards exact'], s['frames'])} | >= 99% |")

@@ -2,14 +2,16 @@
 
 Only `version`, `image_size` and `corners_px` are required; `geometry` has defaults and any
 other keys (learned colours, camera intrinsics, the camera's settings) are kept as they are in
-`extra`; `camera` is checked when the file is read.
+`extra`; `camera` is checked when the file is read. The optional `board` key names a PNG beside
+the file: what the field's rows look like bare on the user's own board (`BoardLook`), cut from
+the start frame at calibration; a file without it, or whose PNG is gone, reads unadapted.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +21,18 @@ from .geometry import FieldGeometry
 
 CORNERS = ("p1", "p12", "p13", "p24")
 FIELD_CORNERS = {"p1": (0.0, 0.0), "p12": (1.0, 0.0), "p13": (1.0, 1.0), "p24": (0.0, 1.0)}
-KNOWN = {"version", "image_size", "corners_px", "geometry"}
+KNOWN = {"version", "image_size", "corners_px", "geometry", "board"}
+ROWS = 26  # the field's rows in a BoardLook: points 1..24, bar_low, bar_high
+
+
+@dataclass(frozen=True, eq=False)
+class BoardLook:
+    """What each of the field's 26 rows looks like bare on the user's own board (uint8 BGR
+    patches, (26, H, W, 3), as `vision.columns` cuts them), cut through `corners_px` from the
+    start-position frame at calibration: the checker reader compares each row with it."""
+
+    corners_px: dict[str, tuple[float, float]]
+    patches: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -30,6 +43,7 @@ class Calibration:
     corners_px: dict[str, tuple[float, float]]
     geometry: FieldGeometry = FieldGeometry()
     extra: dict = field(default_factory=dict)
+    board: BoardLook | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         _check_corners(self.corners_px, self.image_size)
@@ -60,6 +74,16 @@ class Calibration:
         width = np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])
         height = np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"])
         return float(width / height)
+
+    def board_patches(self) -> np.ndarray | None:
+        """The bare look of the user's board (`BoardLook.patches`) when it was cut through
+        these very corners; None when there is none or the corners have moved since (a bumped
+        camera, corners set again): then it no longer shows the rows where they are."""
+        if self.board is None:
+            return None
+        moved = max(abs(a - b) for k in CORNERS
+                    for a, b in zip(self.board.corners_px[k], self.corners_px[k], strict=True))
+        return self.board.patches if moved < 0.01 else None
 
     def camera(self) -> CameraSettings | None:
         """The settings to open the camera with, at this calibration's image size; None when
@@ -150,7 +174,8 @@ def _check_corners(corners: dict, size: tuple[int, int]) -> None:
 
 
 def load(path) -> Calibration:
-    """Read and validate a calibration file; ValueError (naming the file) if it is bad."""
+    """Read and validate a calibration file, with the board look its `board` key names when
+    that file can be read; ValueError (naming the file) if the calibration is bad."""
     path = Path(path)
     try:
         data = json.loads(path.read_text())
@@ -158,13 +183,53 @@ def load(path) -> Calibration:
         raise OSError(f"calibration file {path} does not exist") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: not valid JSON ({exc})") from None
-    return from_dict(data, str(path))
+    cal = from_dict(data, str(path))
+    return replace(cal, board=_board(data.get("board"), path.parent))
+
+
+def _board(key, folder: Path) -> BoardLook | None:
+    """The BoardLook a `board` key names ({"file": PNG beside, "corners_px": ...}); None when
+    the key, the file or its corners are missing or bad (the reader then reads unadapted)."""
+    import cv2
+
+    try:
+        tiled = cv2.imread(str(folder / Path(key["file"]).name))
+        corners = {k: (float(key["corners_px"][k][0]), float(key["corners_px"][k][1]))
+                   for k in CORNERS}
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
+    if tiled is None or tiled.shape[1] % ROWS:
+        return None
+    h, w = tiled.shape[0], tiled.shape[1] // ROWS
+    return BoardLook(corners, np.ascontiguousarray(
+        tiled.reshape(h, ROWS, w, 3).transpose(1, 0, 2, 3)))
+
+
+def board_file(path: Path) -> Path:
+    """Where the board look of the calibration file `path` goes: beside it, `NAME.board.png`."""
+    return path.with_name(path.stem + ".board.png")
 
 
 def save(cal: Calibration, path) -> None:
     """Write the calibration as indented JSON, whole or not at all: a crash while writing
-    leaves the file it replaces."""
+    leaves the file it replaces. Its board look, when it has one, goes beside it as a PNG (the
+    rows side by side) named by the `board` key; a calibration without one removes that PNG
+    (a new calibration, or corners moved since, reset what the reader learned of the board)."""
+    import cv2
+
     path = Path(path)
+    data = cal.to_dict()
+    png = board_file(path)
+    if cal.board_patches() is None:
+        png.unlink(missing_ok=True)
+    else:
+        rows = cal.board.patches
+        tiled = rows.transpose(1, 0, 2, 3).reshape(rows.shape[1], -1, 3)
+        if not cv2.imwrite(str(png.with_name(png.name + ".tmp.png")), tiled):
+            raise OSError(f"cannot write {png}")
+        os.replace(png.with_name(png.name + ".tmp.png"), png)
+        data["board"] = {"file": png.name, "corners_px": {
+            k: [round(float(v), 2) for v in cal.board.corners_px[k]] for k in CORNERS}}
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(cal.to_dict(), indent=2) + "\n")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)

@@ -65,19 +65,38 @@ def learned(image: np.ndarray, cal: Calibration) -> tuple[Calibration, str]:
         return cal, f"colours not learned ({exc})"
 
 
-def start_check(image: np.ndarray, cal: Calibration) -> str:
-    """How many of the 24 points the reader reads as the start position through `cal`: tells
-    a user at once whether the corners and the camera's place are right."""
+ADAPT_FROM = 20  # points of 24 the start frame must read right to adapt the reader to it
+
+
+def start_check(image: np.ndarray, cal: Calibration) -> tuple[Calibration, str]:
+    """Reads `image` as the start position through `cal`, and says how many of the 24 points
+    read right: tells a user at once whether the corners and the camera's place are right.
+    When it reads mostly right (ADAPT_FROM points or more), the checker reader is adapted to
+    this board first (`vision.columns.adapted`: the frame's bare points, kept beside the
+    calibration); the points right are then those after adapting, with the count before."""
+    from ..engine.board import START_POINTS
+    from ..vision.columns import adapted
+
+    before = wrong = start_wrong(image, cal)
+    if 24 - len(wrong) >= ADAPT_FROM:
+        cal = adapted(image, cal, [*START_POINTS, 0, 0])
+        wrong = start_wrong(image, cal)
+    line = f"the start position read through these corners: {24 - len(wrong)} of 24 points right"
+    if len(before) != len(wrong):
+        line += f" ({24 - len(before)} before adapting the reader to this board)"
+    if wrong:
+        line += (f" (not {', '.join(map(str, wrong))}: check the corners, that the camera sees "
+                 "the whole field and that the checkers stand as at the start)")
+    return cal, line
+
+
+def start_wrong(image: np.ndarray, cal: Calibration) -> list[int]:
+    """The points (1-based) not read as in the start position through `cal`."""
     from ..engine.board import START_POINTS
     from ..vision.read import Reader
 
     points = Reader(cal).read(image)["points"]
-    wrong = [p for p, (a, b) in enumerate(zip(points, START_POINTS, strict=True), 1) if a != b]
-    line = f"the start position read through these corners: {24 - len(wrong)} of 24 points right"
-    if wrong:
-        line += (f" (not {', '.join(map(str, wrong))}: check the corners, that the camera sees "
-                 "the whole field and that the checkers stand as at the start)")
-    return line
+    return [p for p, (a, b) in enumerate(zip(points, START_POINTS, strict=True), 1) if a != b]
 
 
 def written(cal: Calibration, path: Path) -> str:
@@ -171,11 +190,10 @@ class Desk:
         note = self.check = ""
         if self.learn:  # the frame is taken for the start position
             cal, note = learned(image, cal)
+            with self.lock:
+                cal, self.check = start_check(image, cal)
         save(cal, self.out)
         self.calibration = cal
-        if self.learn:
-            with self.lock:
-                self.check = start_check(image, cal)
         self.saved.put(cal)
         return "; ".join(line for line in (written(cal, self.out), note, self.check) if line)
 

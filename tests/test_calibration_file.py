@@ -120,3 +120,39 @@ def test_a_points_triangle_in_field_coordinates_and_in_pixels():
     assert geo.triangle(1) == ((0.0, 0.0), (0.075, 0.0), (0.0375, 0.4))
     corners = [v for xy in geo.triangle(13, (10, 20), (400, 200)) for v in xy]
     assert corners == pytest.approx([380, 220, 410, 220, 395, 140])
+
+
+def test_the_board_look_goes_beside_the_file_and_is_dropped_when_the_corners_move(tmp_path):
+    import dataclasses
+
+    from bgboard.calibration.file import BoardLook
+
+    patches = np.random.default_rng(0).integers(0, 256, (26, 112, 32, 3), np.uint8)
+    cal = from_dict(MINIMAL)
+    adapted = dataclasses.replace(cal, board=BoardLook(dict(cal.corners_px), patches))
+    path = tmp_path / "cal.json"
+    save(adapted, path)
+    data = json.loads(path.read_text())
+    assert data["board"] == {"file": "cal.board.png", "corners_px": MINIMAL["corners_px"]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cal.board.png", "cal.json"]
+    again = load(path)
+    assert np.array_equal(again.board_patches(), patches) and "board" not in again.extra
+    assert again == cal  # the board look is not part of a calibration's value
+    moved = dataclasses.replace(again, corners_px={**again.corners_px, "p1": (1101.0, 650.0)})
+    assert moved.board_patches() is None  # a bumped camera: the look no longer fits
+    save(moved, path)  # a calibration without a fitting look removes it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cal.json"]
+    assert "board" not in json.loads(path.read_text()) and load(path).board is None
+
+
+@pytest.mark.parametrize("key", [{"file": "gone.png", "corners_px": MINIMAL["corners_px"]},
+                                 {"file": "cal.json", "corners_px": MINIMAL["corners_px"]},
+                                 {"corners_px": MINIMAL["corners_px"]}, "cal.board.png",
+                                 {"file": "cal.board.png", "corners_px": {"p1": [1, 2]}}])
+def test_a_board_key_that_cannot_be_read_leaves_the_reader_unadapted(tmp_path, key):
+    path = tmp_path / "cal.json"
+    (tmp_path / "cal.board.png").write_bytes(b"not a png")
+    path.write_text(json.dumps({**MINIMAL, "board": key}))
+    cal = load(path)
+    assert cal.board is None and cal.board_patches() is None
+    assert cal.corners_px["p1"] == (1100.0, 650.0)

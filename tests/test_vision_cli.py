@@ -117,6 +117,8 @@ def test_calibrate_finds_orients_and_learns_from_the_start_position(tmp_path, ca
         assert np.linalg.norm(np.subtract(cal["corners_px"][key], xy)) < 12
     assert {"light", "dark", "board", "field", "frame"} <= set(cal["colours"])
     assert cal["colours"]["light"][0] > cal["colours"]["dark"][0]
+    assert cal["board"]["file"] == "cal.board.png"  # the reader adapted to this board
+    assert cv2.imread(str(tmp_path / "cal.board.png")).shape == (112, 26 * 32, 3)
     scene = random_scene(0)
     frame = tmp_path / "frame.png"
     cv2.imwrite(str(frame), render(scene, 0).image)
@@ -134,7 +136,7 @@ def test_calibrate_with_given_corners_and_no_start_position(tmp_path, capsys):
     cal = json.loads(out.read_text())
     assert cal["corners_px"] == {"p1": [1100.0, 650.0], "p12": [180.0, 650.0],
                                  "p13": [200.0, 80.0], "p24": [1080.0, 80.0]}
-    assert "colours" not in cal
+    assert "colours" not in cal and "board" not in cal  # not the start position: not adapted
     said = capsys.readouterr()
     assert "colours not learned" in said.err
     assert said.out.splitlines()[1] == (

@@ -57,3 +57,41 @@ def test_each_points_reference_is_its_colours_bare_point() -> None:
         for i in range(24):
             assert (bare[i] == patches[i, -1, 0]).all(), i  # the colour of its own triangle
         assert (bare[24] == 0).all() and (bare[25] == 128).all()  # the other bar half
+
+
+def test_the_boards_own_references_are_its_bare_rows_and_the_medians_elsewhere() -> None:
+    import numpy as np
+
+    from bgboard.vision.columns import board_references, references
+
+    patches = coloured_patches(True)
+    counts = [2, 0, 0, 0, 0, -5] + [0] * 18 + [0, 1]  # the 1- and 6-points and bar_high taken
+    own = board_references(patches, counts)
+    medians = references(patches)
+    for i in range(26):
+        expected = medians[i] if counts[i] else patches[i]
+        assert np.array_equal(own[i], expected), i
+
+
+def test_a_reader_adapted_at_calibration_compares_each_row_with_the_boards_bare_look() -> None:
+    import numpy as np
+
+    from bgboard.vision.columns import adapted, beside_references
+    from bgboard.vision.read import Reader
+    from bgboard.vision.synth import START_POINTS, random_scene
+
+    look = random_scene(3).look
+    start = render(Scene(START_POINTS, look=look), 3)
+    cal = adapted(start.image, from_dict(start.calibration), [*START_POINTS, 0, 0])
+    assert cal.board.corners_px == cal.corners_px and cal.board_patches().shape == (
+        26, HEIGHT, WIDTH, 3)
+    cut = Columns(FieldView(cal)).cut(start.image)
+    for i in (1, 2, 8, 13, 24, 25):  # bare at the start: its own look is the reference
+        assert np.array_equal(cal.board_patches()[i], cut[i])
+    reader = Reader(cal)
+    assert np.array_equal(reader.columns.board, cal.board_patches())
+    seen = beside_references(cut, reader.columns.board)
+    assert np.array_equal(seen[..., 3:], cal.board_patches())
+    scene = random_scene(3)
+    frame = render(Scene(scene.points, scene.bar, look=look), 4)
+    assert reader.read(frame.image)["points"] == list(scene.points)

@@ -130,9 +130,14 @@ def test_save_writes_what_calibrate_corners_writes(tmp_path):
                              " ".join(f"{k} {x},{y}" for k, (x, y) in corners.items()) +
                              "; the start position read through these corners: 24 of 24 "
                              "points right"}
-    assert by_web.read_text() == by_cli.read_text()
+    assert by_web.read_text().replace("web.board", "cli.board") == by_cli.read_text()
     saved = json.loads(by_web.read_text())
     assert saved["corners_px"] == corners and "colours" in saved
+    assert saved["board"] == {"file": "web.board.png", "corners_px": corners}
+    web_board, cli_board = (cv2.imread(str(tmp_path / f"{name}.board.png"))
+                            for name in ("web", "cli"))
+    assert web_board.shape == (112, 26 * 32, 3)
+    assert np.array_equal(web_board, cli_board)
     assert desk.saved.get_nowait().corners_px == {k: tuple(map(float, v))
                                                   for k, v in corners.items()}
 

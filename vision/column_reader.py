@@ -60,11 +60,16 @@ class Reading:
 class ColumnReader:
     """Reads the checkers of frames seen through one calibration."""
 
-    def __init__(self, view: FieldView, model: Path = MODEL, sets: tuple | None = None):
+    def __init__(self, view: FieldView, model: Path = MODEL, sets: tuple | None = None,
+                 board: np.ndarray | None = None):
         """`sets`: the Lab colours of White's and Black's checkers learned at calibration,
         which fix which colour group is White; without them White is the set the net finds
-        lighter."""
+        lighter. `board`: what each row looks like bare on this board (`columns.adapted`, kept
+        with the calibration): the net compares each row with it rather than with the frame's
+        medians."""
         self.columns = Columns(view)
+        self.board = board if board is not None and board.shape == (26, HEIGHT, WIDTH, 3) \
+            else None
         self.net = net(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
         # each input's cells when the net last read it (infinitely far: not read yet)
@@ -89,12 +94,13 @@ class ColumnReader:
 
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch, each patch seen
-        beside what its place looks like bare (`columns.references`). A patch whose input has
+        beside what its place looks like bare (the board's look when adapted, else
+        `columns.references`). A patch whose input has
         not changed since the net last read it (a video of a still board) keeps that reading:
         the net runs only on the inputs that changed."""
-        both = beside_references(patches)
-        cells = both.reshape(26, HEIGHT // CELL, CELL, WIDTH // CELL, CELL, 6).mean(
-            (2, 4), dtype=np.float32)
+        both = beside_references(patches, self.board)
+        cells = cv2.resize(both.reshape(26 * HEIGHT, WIDTH, 6), None, fx=1 / CELL, fy=1 / CELL,
+                           interpolation=cv2.INTER_AREA).reshape(self.seen.shape)
         changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
         if changed.any():
             self.net.setInput(net_input(both[changed]))

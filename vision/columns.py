@@ -10,9 +10,12 @@ that a far point seen small keeps all the pixels the camera gave it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
+from ..calibration.file import BoardLook, Calibration
 from ..calibration.rectify import FieldView, Row
 
 WIDTH, HEIGHT = 32, 112  # patch size in pixels
@@ -68,6 +71,25 @@ def references(patches: np.ndarray) -> np.ndarray:
     return out
 
 
-def beside_references(patches: np.ndarray) -> np.ndarray:
-    """The checker net's input: each patch beside its bare reference, (26, H, W, 6)."""
-    return np.concatenate([patches, references(patches)], axis=-1)
+def board_references(patches: np.ndarray, counts) -> np.ndarray:
+    """What each row's place looks like bare on this very board, from a frame whose 26 signed
+    counts are known (the start position at calibration): a bare row is its own reference, an
+    occupied one takes `references` of that frame. Kept with the calibration, they show the
+    net the user's own board where the frame's medians only guess it."""
+    out = references(patches)
+    bare = np.asarray(counts) == 0
+    out[bare] = patches[bare]
+    return out
+
+
+def beside_references(patches: np.ndarray, stored: np.ndarray | None = None) -> np.ndarray:
+    """The checker net's input: each patch beside its bare reference, (26, H, W, 6): the
+    `stored` ones (`board_references`) when given, else this frame's `references`."""
+    return np.concatenate([patches, references(patches) if stored is None else stored], axis=-1)
+
+
+def adapted(image: np.ndarray, cal: Calibration, counts) -> Calibration:
+    """`cal` with the look of the user's board (`board_references`) cut from `image`, a frame
+    whose 26 rows' signed counts are known (the start position at calibration)."""
+    patches = Columns(FieldView(cal)).cut(image)
+    return replace(cal, board=BoardLook(dict(cal.corners_px), board_references(patches, counts)))

@@ -32,7 +32,8 @@ class Reader:
         self.view = FieldView(cal)
         colours = cal.extra.get("colours")
         sets = (colours["light"], colours["dark"]) if colours else None
-        self.columns = (column_reader.ColumnReader(self.view, checker_net, sets)
+        self.columns = (column_reader.ColumnReader(self.view, checker_net, sets,
+                                                   cal.board_patches())
                         if checker_reader == "net" else None)
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None

@@ -40,7 +40,9 @@ def register(subparsers) -> None:
                    help="bar width as a share of the field width (default 0.07)")
     p.add_argument("--point-depth", type=float, default=0.42,
                    help="triangle length as a share of the field height (default 0.42)")
-    p.add_argument("--no-learn", action="store_true", help="do not learn colours and sizes")
+    p.add_argument("--no-learn", action="store_true",
+                   help="do not take the frame for the start position: learn no colours and "
+                        "sizes, and do not adapt the reader to this board")
     p.add_argument("--camera-auto", action="store_true",
                    help="leave a camera's exposure, gain and white balance automatic (by "
                         "default they are locked at the values it settles on now)")
@@ -151,14 +153,16 @@ def run(args) -> int:
     cal = Calibration(size, corners, geometry, extra)
     if args.web:
         return on_the_web(args, raw, cal, note)
-    if not args.no_learn:
+    check = ""
+    if not args.no_learn:  # the frame is taken for the start position
         cal, note = learned(image, cal)
         if note:
             say_note(note)
+        cal, check = start_check(image, cal)
     save(cal, args.out)
     print(written(cal, args.out))
-    if not args.no_learn:  # the frame is taken for the start position
-        print(start_check(image, cal))
+    if check:
+        print(check)
     if camera:
         print(camera_line(args.source, camera))
     return 0
