@@ -2,6 +2,7 @@
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
         [--checkers net|colour] [--net FILE.onnx] [--auto [--finder-net FILE.onnx]]
+    python benchmarks/real_boards.py --same-board [--net FILE.onnx]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -15,6 +16,9 @@ sheared or grey versions of the same photos) and prints their figures apart: the
 positions, so they say how the reading holds up to such changes, not more photos.
 `--checkers net --net 'cache/fold{fold}.onnx'` reads each photo with the net trained without
 its fold: the cross-validated figure of the learned reader.
+`--same-board` reads each photo of a board that has several labelled photos (SAME_BOARDS)
+unadapted and adapted on each other photo of that board, as `bgboard calibrate` adapts the
+reader on the start frame (the other photo's bare rows as references).
 `--auto` reads each photo as `bgboard read PHOTO` does with no calibration (the field found,
 its corners named by the position: controller.photo) and scores the first reading it gives;
 a photo whose field is not found scores none of its points. `--finder-net FILE.onnx` (with
@@ -31,7 +35,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bgboard.vision.column_reader import MODEL
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.column_reader import MODEL, ColumnReader
+from bgboard.vision.columns import Columns, board_references
 from bgboard.vision.read import CHECKER_READERS, Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,6 +53,9 @@ from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
 COLOURS = ("white", "black")
 SINGULAR = {"photos": "photo", "copies": "copy"}
 RED, WHITE, GREY = (0, 0, 255), (255, 255, 255), (160, 160, 160)
+SAME_BOARDS = (  # labelled photos of one board (by eye: the same woods, green felt on the bar)
+    ("IMG_D7333873CCD9-1_jpeg", "image016-_png", "image017-_png"),
+)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -206,6 +215,35 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
     return results
 
 
+def same_board(net: Path) -> None:
+    """Print how each photo of a board with several labelled photos reads unadapted and
+    adapted on each other photo of that board (its bare rows, by its labels, as the reader's
+    references: `vision.columns.board_references`), through the net for the photo's fold."""
+    entries = {e["name"]: e for e in load_labels()}
+    print("## One board, several photos: adapted on another photo of the same board\n")
+    print("| photo | fold | unadapted | adapted on | points right |\n|---|---|---|---|---|")
+    totals = [0, 0, 0]  # points scored, right unadapted, right adapted (per pairing)
+    for group in SAME_BOARDS:
+        for name in group:
+            entry = entries[name]
+            image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
+            view, model = FieldView(calibration(entry)), Path(str(net).format(fold=entry["fold"]))
+            plain = score(entry, {"points": ColumnReader(view, model).read(image).points,
+                                  "bar": entry["bar"]})
+            for other in (entries[n] for n in group if n != name):
+                seen = cv2.imread(str(PHOTOS / "images" / other["copy"]))
+                on_bar = 1 if sum(other["bar"].values()) else 0  # labelled by colour, not half
+                board = board_references(Columns(FieldView(calibration(other))).cut(seen),
+                                         [*other["points"], on_bar, on_bar])
+                points = ColumnReader(view, model, board=board).read(image).points
+                adapted = score(entry, {"points": points, "bar": entry["bar"]})
+                print(f"| {name} | {entry['fold']} | {plain['right']}/{plain['points']} | "
+                      f"{other['name']} | {adapted['right']}/{adapted['points']} |")
+                for i, n in enumerate((plain["points"], plain["right"], adapted["right"])):
+                    totals[i] += n
+    print(f"| all pairings | | {pct(totals[1], totals[0])} | | {pct(totals[2], totals[0])} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="real_boards.py", description=__doc__.splitlines()[0])
     parser.add_argument("--fold", type=int, action="append", choices=range(5),
@@ -220,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the column net --checkers net uses (default the shipped one); "
                              "{fold} in the name is each photo's fold, to cross-validate nets "
                              "trained with that fold held out")
+    parser.add_argument("--same-board", action="store_true",
+                        help="only: read each photo of a board with several labelled photos "
+                             "adapted on each other photo of it")
     parser.add_argument("--auto", action="store_true",
                         help="find the field in each photo instead of using its corners")
     parser.add_argument("--finder-net", metavar="FILE.onnx",
@@ -229,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     finder = (args.finder_net or "auto") if args.auto else None
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_boards.py: the photos are not at {PHOTOS}\n")
+    if args.same_board:
+        same_board(args.net)
+        return 0
     if args.show:
         args.show.mkdir(parents=True, exist_ok=True)
     chosen = [e for e in load_labels()

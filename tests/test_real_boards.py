@@ -213,3 +213,17 @@ def test_other_copies_are_read_apart(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "## Other copies of 3 of those photos, corners carried over: 3 copies" in out
     assert len(list(tmp_path.glob("*.png"))) == 6 + 3
+
+
+@needs_photos
+def test_same_board_reads_each_photo_adapted_on_each_other_photo_of_its_board(capsys):
+    assert real_boards.main(["--same-board"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "## One board, several photos: adapted on another photo of the same board"
+    rows = [line.split(" | ") for line in lines if line.startswith("| IMG") or
+            line.startswith("| image")]
+    group = real_boards.SAME_BOARDS[0]
+    assert [(r[0][2:], r[3]) for r in rows] == [(a, b) for a in group for b in group if a != b]
+    folds = {e["name"]: e["fold"] for e in WHOLE}
+    assert [int(r[1]) for r in rows] == [folds[a] for a in group for b in group if a != b]
+    assert lines[-1].startswith("| all pairings | | ")
