@@ -1,7 +1,7 @@
 """Dice in real board photos: the field-dice reader (the one `read` uses) and the any-photo
 reader (`bgboard dice`) against the dice labelled by eye in benchmarks/data/real_dice.json.
 
-    python benchmarks/real_dice.py [--fold N ...] [--list]
+    python benchmarks/real_dice.py [--fold N ...] [--list] [--nets DIR]
 
 Each labelled photo (its chosen copy in ../shared/data/real-boards) is read twice: by
 `vision.dice.find_field_dice` through the photo's labelled corners (real_boards.json), as
@@ -74,8 +74,9 @@ def matched(labelled: list[dict], read: list[tuple[tuple[float, float], int]]) -
     return values, false
 
 
-def read_field(image: np.ndarray, view: FieldView) -> list[tuple[tuple[float, float], int]]:
-    found = dice.find_field_dice(image, view.warp_half(image), view)
+def read_field(image: np.ndarray, view: FieldView,
+               models: tuple | None = None) -> list[tuple[tuple[float, float], int]]:
+    found = dice.find_field_dice(image, view.warp_half(image), view, models)
     at = view.cal.field_to_px([view.to_field(d["at"]) for d in found]) if found else []
     return [(tuple(xy), d["value"]) for xy, d in zip(at, found, strict=True)]
 
@@ -107,8 +108,9 @@ def tally(photos: list[dict], key: str) -> dict[str, int]:
     return t
 
 
-def measure(photos: list[dict]) -> list[dict]:
-    """Both readers' values per labelled die of each photo, and their false dice."""
+def measure(photos: list[dict], models: tuple | None = None) -> list[dict]:
+    """Both readers' values per labelled die of each photo, and their false dice (the field
+    reader's nets: `models`, else the shipped ones)."""
     out = []
     for photo in photos:
         image = cv2.imread(str(PHOTOS / "images" / photo["copy"]))
@@ -116,7 +118,8 @@ def measure(photos: list[dict]) -> list[dict]:
             raise SystemExit(f"real_dice.py: cannot read {photo['copy']}")
         board = photo["board"]
         view = FieldView(calibration(board)) if "corners_px" in board else None
-        field_values, field_false = matched(photo["dice"], read_field(image, view) if view else [])
+        field_values, field_false = matched(
+            photo["dice"], read_field(image, view, models) if view else [])
         photo_values, photo_false = matched(photo["dice"], read_photo(image))
         labelled = [{**d, "scored": {"field": bool(view) and on_field(view.cal, d["xy"]),
                                      "photo": True}}
@@ -157,11 +160,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", type=int, action="append", choices=range(5),
                         help="only the photos of this fold of real_boards.json (repeatable)")
     parser.add_argument("--list", action="store_true", help="print every labelled die")
+    parser.add_argument("--nets", type=Path, metavar="DIR",
+                        help="the field reader's nets from DIR (field_find.onnx, "
+                             "field_read.onnx) instead of the shipped ones")
     args = parser.parse_args(argv)
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_dice.py: the photos are not at {PHOTOS}\n")
     photos = [p for p in load() if not args.fold or p["board"]["fold"] in args.fold]
-    results = measure(photos)
+    models = None
+    if args.nets:
+        files = [args.nets / name for name in ("field_find.onnx", "field_read.onnx")]
+        if not all(f.is_file() for f in files):
+            parser.error(f"--nets: {args.nets} lacks field_find.onnx or field_read.onnx")
+        models = tuple(cv2.dnn.readNetFromONNX(str(f)) for f in files)
+    results = measure(photos, models)
     report(results)
     if args.list:
         listing(results)

@@ -37,6 +37,8 @@ from bgboard.vision.synth import random_dice, random_scene, render
 
 FIRST_SEED = 100_000
 CROP = 128  # finder training window, half-size pixels
+REAL_REPEAT = 20  # times each real board photo is seen an epoch (30 photos beside 3,000 frames)
+BOARD_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
 
 
 def make_frame(seed: int, folder: Path) -> None:
@@ -164,6 +166,55 @@ def photo_figure(photos, reader) -> str:
     return f"{100 * right / total:.2f}% ({right}/{total})"
 
 
+def real_boards(folds: set[int]) -> list[tuple]:
+    """The real board photos of `folds` whose whole field is labelled (real_boards.json) as
+    (photo, view, dice rows as `load_frame` gives them, die side in rectified px): each die on
+    the field that benchmarks/data/real_dice.json labels (value 0 where it cannot be read,
+    leaning unknown: -1); a doubling cube is no die, and a photo with no dice teaches only
+    where none are."""
+    from label_real_boards import calibration, load_labels
+    from real_dice import load as load_dice
+
+    dice = {p["name"]: p["dice"] for p in load_dice()}
+    out = []
+    for entry in load_labels():
+        if entry["partial"] or entry["fold"] not in folds:
+            continue
+        view = FieldView(calibration(entry))
+        rows, sides = [], []
+        for d in dice.get(entry["name"], ()):
+            (cx, cy), (w, h) = d["xy"], d["size"]
+            (fx, fy), = view.cal.px_to_field([(cx, cy)])
+            if d["kind"] != "die" or not (0 <= fx <= 1 and 0 <= fy <= 1):
+                continue
+            box = view.cal.px_to_field([(cx - w / 2, cy - h / 2), (cx + w / 2, cy + h / 2)])
+            dx, dy = np.abs(box[1] - box[0])
+            rows.append([*view.to_rect((fx, fy)), d["value"] or 0, -1])
+            sides.append(max(dx * view.w, dy * view.h))
+        side = float(np.median(sides)) if sides else fd.DIE_SIZE * view.h
+        out.append((cv2.imread(str(BOARD_PHOTOS / "images" / entry["copy"])), view,
+                    np.array(rows, np.float32).reshape(-1, 4), side))
+    return out
+
+
+def real_reader_items(photos: list[tuple], finder, rng) -> list[tuple]:
+    """Reader patches of the real board photos (`real_boards`), REAL_REPEAT times over: the
+    dice whose value is labelled, random places and the finder's false marks away from every
+    die (a die whose value cannot be read is neither a value nor "no die": left out)."""
+    items = []
+    for image, view, rows, side in photos:
+        extra = mistakes(view.warp_half(image), rows, side, finder)
+        for _ in range(REAL_REPEAT):
+            for centre, value, cocked in reader_places(rows[rows[:, 2] > 0], view, side, rng,
+                                                       extra):
+                if value == 0 and len(rows) and \
+                        np.hypot(*(rows[:, :2] - centre).T).min() <= 0.8 * side:
+                    continue
+                items.append((fd.die_patch(image, view, centre, side * rng.uniform(0.9, 1.12)),
+                              value, cocked))
+    return items
+
+
 class Finder(nn.Module):
     """Score (0-1) that a die is centred in each 4x4-pixel cell, and where in the cell."""
 
@@ -241,6 +292,10 @@ def main() -> None:
                         help="the reader learns from the real dice photos too")
     parser.add_argument("--hold-out", type=int, metavar="FOLD",
                         help="with --photos: leave out this fifth of the photos, measure on it")
+    parser.add_argument("--real-boards", default="", metavar="FOLDS",
+                        help="both nets learn from the real board photos of these folds too "
+                             "(real_boards.json's folds, e.g. 1,2,3,4; measure on the others "
+                             "with benchmarks/real_dice.py --fold)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
@@ -253,6 +308,11 @@ def main() -> None:
         if i % 250 == 0:
             print(f"frames: {i}/{args.frames}, {time.perf_counter() - start:.0f} s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
+    boards = real_boards({int(f) for f in args.real_boards.split(",")}) if args.real_boards \
+        else []
+    if boards:
+        print(f"real board photos: {len(boards)}, dice on their fields: "
+              f"{sum(len(rows) for _, _, rows, _ in boards)}", flush=True)
     if args.skip_finder:
         finder = cv2.dnn.readNetFromONNX(str(args.out / "field_find.onnx"))
     else:
@@ -260,6 +320,8 @@ def main() -> None:
         for seed in seeds:
             image, view, rows, die_rect = load_frame(seed, args.cache)
             items.append((view.warp_half(image), rows[:, :2] / 2, die_rect / 2))
+        for image, view, rows, side in boards:
+            items += [(view.warp_half(image), rows[:, :2] / 2, side / 2)] * REAL_REPEAT
         model = fit(Finder(), finder_sample, items, args.epochs, finder_loss, 16, 0)
         finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
     rng = np.random.default_rng(1)
@@ -271,7 +333,7 @@ def main() -> None:
             scale = rng.uniform(0.9, 1.12)
             items.append((fd.die_patch(image, view, centre, die_rect * scale), value, cocked))
     train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
-    items += photo_items(train_photos, rng)
+    items += photo_items(train_photos, rng) + real_reader_items(boards, finder, rng)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
     model = fit(Reader(), reader_sample, items, args.reader_epochs, reader_loss, 64, 0)
     reader = export(model, args.out / "field_read.onnx", (1, 3, fd.PATCH, fd.PATCH))

@@ -67,3 +67,20 @@ def test_a_bad_option_is_one_line_and_exit_2(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--fold" in err
+
+
+def test_nets_from_a_folder_without_them_is_one_line_and_exit_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        real_dice.main(["--nets", str(tmp_path)])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == (f"real_dice.py: error: --nets: {tmp_path} lacks "
+                                       "field_find.onnx or field_read.onnx (see --help)\n")
+
+
+@needs_photos
+def test_the_shipped_nets_given_as_a_folder_read_as_the_shipped_ones(capsys):
+    assert real_dice.main(["--fold", "2"]) == 0
+    shipped = capsys.readouterr().out
+    assert real_dice.main(["--fold", "2", "--nets", str(ROOT / "vision" / "models")]) == 0
+    assert capsys.readouterr().out == shipped
+    assert "| field dice (`read`, corners given; dice on the field) |" in shipped
