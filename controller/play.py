@@ -25,6 +25,7 @@ from ..engine.sgf import write_sgf
 from .events import Event
 from .journal import Journal, read_journal, rebuild
 from .live import LiveState
+from .reconciler import board_of
 from .recorder import settings_for
 from .session import Session
 from .stabilizer import Stabilizer
@@ -91,6 +92,7 @@ class Play:
         self.server = None
         self.desk = None  # the web view's calibrate view
         self.reading = threading.Lock()  # the checker net is read by one thread at a time
+        self.last_frame: np.ndarray | None = None  # the frame read last (what confirm confirms)
         self.coach = None
 
     # --- the match and its journal ---------------------------------------------------------
@@ -205,6 +207,7 @@ class Play:
                     continue
                 obs = self._read(frame)
                 if obs is not None:
+                    self.last_frame = frame
                     session.observe(obs)
                     view = stabilizer.feed(obs, t)
                     if view is not None:
@@ -270,7 +273,31 @@ class Play:
             self.bus.emit("status", f"board link: {event.status} {event.detail}".strip(),
                           part="link", ok=ok, detail=f"{event.status} {event.detail}".strip())
         while not self.buttons.empty():
-            session.press(self.buttons.get_nowait())
+            name, unsure = self.buttons.get_nowait(), session.unsure
+            session.press(name)
+            if name == "confirm" and unsure and not session.unsure:
+                self._learn_board(session)
+
+    def _learn_board(self, session: Session) -> None:
+        """The player confirmed a reading: the frame read last shows the board as recorded, so
+        the checker reader takes its bare points as this board's look (vision.steady
+        SteadyReader.learn), kept beside the calibration file for the next start (a file that
+        cannot be written is a note, not a stop)."""
+        from ..calibration.file import save
+
+        if self.last_frame is None:
+            return
+        points, white, black = board_of(session.game.board)
+        with self.reading:
+            cal = self.reader.learn(self.last_frame, points, white + black)
+        if cal is None:
+            return
+        self.calibration = cal
+        path = Path(self.options.calibration)
+        try:
+            save(cal, path)
+        except OSError as exc:
+            self._note(f"the board's look is not kept beside {path}: {exc.strerror}")
 
     def _close(self) -> None:
         """LEDs off, web stopped, journal and match files on disk."""

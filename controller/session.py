@@ -141,6 +141,11 @@ class Session:
             if verdict.kind == "complete":
                 self._commit(verdict.play)
 
+    @property
+    def unsure(self) -> bool:
+        """Whether two readings of the turn stay close and the session waits for confirm."""
+        return self._unsure is not None
+
     def press(self, name: str) -> None:
         """A button: double, take, pass, undo; confirm records the best reading when the
         session is unsure (menu is the app's). A double while the turn on the board is being

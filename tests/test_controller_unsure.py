@@ -156,14 +156,18 @@ def board(changes: dict[int, int]) -> list[int]:
 HALFWAY = board({24: -1, 21: 1, 8: -1, 6: -1, 5: 2})
 
 
-def halfway_session(*presses: tuple[int, str]):
+def halfway_frames() -> list[dict]:
     """White (home right: White's half is x < 0.5) opens 31 (3 for White, 1 for Black) and
     leaves HALFWAY on the board; the dice are picked up."""
     shots = [(START_POINTS, ((3, 0.2), (1, 0.8)), 6), (HALFWAY, ((3, 0.2), (1, 0.3)), 6),
              (HALFWAY, (), 30)]
     hand = {**frame_of(START_POINTS), "hand": True}
-    frames = [f for points, dice, n in shots
-              for f in [hand, hand] + [frame_of(points, dice)] * n]
+    return [f for points, dice, n in shots for f in [hand, hand] + [frame_of(points, dice)] * n]
+
+
+def halfway_session(*presses: tuple[int, str]):
+    """The HALFWAY frames followed, with these presses (frame number, button)."""
+    frames = halfway_frames()
     bus = EventBus()
     match = Match()
     follow(((i / 10, f) for i, f in enumerate(frames)), Settings(white_right_high=False),
@@ -185,6 +189,45 @@ def test_two_readings_that_stay_close_are_said_never_recorded():
 def test_confirm_records_the_first_reading():
     match, bus = halfway_session((35, "confirm"))
     assert [(a.dice, a.play.move) for a in match.games[0].record] == [((3, 1), "24/21 6/5")]
+
+
+def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibration(tmp_path):
+    from bgboard.calibration.file import load
+    from bgboard.calibration.rectify import FieldView
+    from bgboard.controller.play import Play, PlayOptions
+    from bgboard.controller.session import Session
+    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.vision.columns import Columns
+    from bgboard.vision.synth import Scene, random_scene, render
+
+    shown = render(Scene(tuple(HALFWAY), look=random_scene(4).look), 4)
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(shown.calibration))
+    play = Play(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
+    session = Session(play.match, play.bus)
+    play._calibrate(play.calibration, session)
+    session.settings = Settings(white_right_high=False)
+    stabilizer = Stabilizer()
+    for i, obs in enumerate(halfway_frames()):
+        session.observe(obs)
+        view = stabilizer.feed(obs, i / 10)
+        if view is not None:
+            session.view(view)
+        session.tick(i / 10)
+    assert session.unsure and load(path).board is None
+    play.last_frame = shown.image
+    play.buttons.put("confirm")
+    play._drain(session)
+    assert not session.unsure
+    assert [(a.dice, a.play.move) for a in play.match.games[0].record] == [((3, 1), "24/21 6/5")]
+    kept = load(path)
+    assert (tmp_path / "cal.board.png").is_file() and play.reader.cal.board is not None
+    cut = Columns(FieldView(kept)).cut(shown.image)
+    recorded = board({24: -1, 21: 1, 6: -1, 5: 1})
+    bare = [i for i, n in enumerate(recorded) if n == 0] + [24, 25]  # no die lies on them
+    assert len(bare) == 16
+    assert all(np.array_equal(kept.board_patches()[i], cut[i]) for i in bare)
+    play.journal.close()
 
 
 def test_a_double_pressed_while_unsure_waits_for_the_turn():

@@ -95,3 +95,56 @@ def test_a_reader_adapted_at_calibration_compares_each_row_with_the_boards_bare_
     scene = random_scene(3)
     frame = render(Scene(scene.points, scene.bar, look=look), 4)
     assert reader.read(frame.image)["points"] == list(scene.points)
+
+
+def _start_look(seed: int):
+    from bgboard.vision.synth import START_POINTS, random_scene
+
+    look = random_scene(seed).look
+    return look, render(Scene(START_POINTS, look=look), seed)
+
+
+def _on_point(view: FieldView, index: int, depth: float) -> tuple[float, float]:
+    """Field coordinates `depth` field heights in from the base of row `index`."""
+    row = view.rows[index]
+    x, y = view.to_field(row.base)
+    return x, y + row.direction * depth
+
+
+def test_a_patch_holds_the_field_points_it_shows() -> None:
+    import numpy as np
+
+    _, start = _start_look(2)
+    columns = Columns(FieldView(from_dict(start.calibration)))
+    assert np.flatnonzero(columns.holding([_on_point(columns.view, 5, 0.1)])).tolist() == [5]
+    assert np.flatnonzero(columns.holding([_on_point(columns.view, 15, 0.2),
+                                           _on_point(columns.view, 2, 0.05)])).tolist() == [2, 15]
+    assert not columns.holding([]).any()
+
+
+def test_a_confirmed_frame_teaches_the_reader_its_bare_rows_where_no_die_lies() -> None:
+    from dataclasses import replace
+
+    import numpy as np
+
+    from bgboard.vision.columns import adapted
+    from bgboard.vision.read import Reader
+    from bgboard.vision.synth import START_POINTS, Die
+
+    look, start = _start_look(5)
+    cal = adapted(start.image, from_dict(start.calibration), [*START_POINTS, 0, 0])
+    reader = Reader(cal)
+    before = reader.columns.board.copy()
+    die = Die(4, _on_point(reader.view, 2, 0.15))  # on White's 3-point, bare at the start
+    scene = Scene(START_POINTS, dice=(die,), look=look)
+    frame = render(scene, 6).image
+    assert [d["value"] for d in reader.read(frame)["dice"]] == [4]
+    learned = reader.learn(frame, START_POINTS, 0)
+    assert learned.corners_px == cal.corners_px and reader.cal is learned
+    cut = Columns(FieldView(cal)).cut(frame)
+    under_die = reader.columns.columns.holding([die.field_xy])
+    assert np.flatnonzero(under_die).tolist() == [2]
+    for i, count in enumerate([*START_POINTS, 0, 0]):
+        expected = before[i] if count or under_die[i] else cut[i]
+        assert np.array_equal(learned.board_patches()[i], expected), i
+    assert reader.learn(render(replace(scene, hand=True), 7).image, START_POINTS, 0) is None

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns, beside_references
+from .columns import HEIGHT, WIDTH, Columns, beside_references, board_references
 from .dice import MODELS, net_input
 
 MODEL = MODELS / "checkers.onnx"
@@ -91,6 +91,19 @@ class ColumnReader:
             bar["white" if n > 0 else "black"] += abs(n)
         sure = [row[0][1] for row in options]
         return Reading(signed[:24], bar, options[:24], float(min(sure)))
+
+    def learn(self, image: np.ndarray, counts, dice_xys=()) -> np.ndarray:
+        """A frame whose 26 rows' signed counts the player confirmed: each row bare there and
+        under no die (`dice_xys`, field coordinates) becomes this board's look; the others keep
+        theirs (or, before any, take the frame's medians: `columns.board_references`). Returns
+        the board's look, which the reader compares each row with from now on."""
+        patches = self.columns.cut(image)
+        taken = (np.asarray(counts) != 0) | self.columns.holding(dice_xys)
+        if self.board is None:
+            self.board = board_references(patches, np.where(taken, 1, 0))
+        else:
+            self.board = np.where(taken[:, None, None, None], self.board, patches)
+        return self.board
 
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch, each patch seen

@@ -43,6 +43,19 @@ class Columns:
         self.view = view
         self.matrices = [patch_matrix(view, row) for row in view.rows]
 
+    def holding(self, field_xys, margin: float = 6.0) -> np.ndarray:
+        """Which of the 26 patches show any of the field points `field_xys` (within `margin`
+        patch pixels of their edge: a die's half side): bool array (26,)."""
+        out = np.zeros(len(self.matrices), bool)
+        if not len(field_xys):
+            return out
+        px = self.view.cal.field_to_px(field_xys)
+        for i, m in enumerate(self.matrices):
+            u, v = cv2.perspectiveTransform(px.reshape(-1, 1, 2), np.linalg.inv(m))[:, 0].T
+            out[i] = np.any((u > -margin) & (u < WIDTH + margin) & (v > -margin) &
+                            (v < HEIGHT + margin))
+        return out
+
     def cut(self, image: np.ndarray) -> np.ndarray:
         """The patches of a BGR frame: uint8 array (26, HEIGHT, WIDTH, 3)."""
         return np.stack([cv2.warpPerspective(image, m, (WIDTH, HEIGHT),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from ..calibration.file import Calibration
+from ..calibration.file import BoardLook, Calibration
 from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
 from . import checkers, column_reader, dice, hand
@@ -72,6 +73,25 @@ class Reader:
         return {"points": points, "bar": bar, "off": off,
                 "dice": [{k: d[k] for k in ("value", "field_xy", "cocked")} for d in found],
                 "hand": has_hand, "confidence": round(float(confidence), 3), **extra}
+
+
+    def learn(self, image: np.ndarray, points, on_bar: int) -> Calibration | None:
+        """A frame whose position the player confirmed (`points` as in an Observation, `on_bar`
+        checkers on the bar): the checker net's reader takes its bare rows, where no die lies,
+        as this board's look (`ColumnReader.learn`). Returns the calibration with that look, to
+        keep beside the calibration file; None when the frame cannot teach it (the colour
+        reader, a hand over the field)."""
+        if self.columns is None:
+            return None
+        obs = self.read(image)
+        if obs["hand"]:
+            return None
+        if self.undistort:
+            image = self.undistort(image)
+        board = self.columns.learn(image, [*points, on_bar, on_bar],
+                                   [d["field_xy"] for d in obs["dice"]])
+        self.cal = replace(self.cal, board=BoardLook(dict(self.cal.corners_px), board))
+        return self.cal
 
 
 def board(readings) -> tuple[list[int], dict]:

@@ -189,6 +189,14 @@ class SteadyReader:
             raise ValueError("the board is not where it was and has not been found again")
         return self.reader.read(image)
 
+    def learn(self, image: np.ndarray, points, on_bar: int) -> Calibration | None:
+        """A frame whose position the player confirmed, read where the field is now: the
+        reader takes its bare rows as the board's look (`Reader.learn`); None while the field
+        is lost or when the frame cannot teach it."""
+        if self.watch.lost:
+            return None
+        return self.reader.learn(image, points, on_bar)
+
 
 def describe(change: Change) -> str:
     """A Change in words, for the console and the web page."""
