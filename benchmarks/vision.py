@@ -23,7 +23,9 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.calibrating import start_check
+from bgboard.controller.calibrating import ADAPT_FROM
+from bgboard.vision.column_reader import MODEL
+from bgboard.vision.columns import adapted
 from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
@@ -63,7 +65,7 @@ def scenes(n: int, first: int, looks: list[str] | None):
 
 def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
               corners_only: bool = False, checker_reader: str = "net",
-              adapt: bool = False) -> dict:
+              adapt: bool = False, net: Path = MODEL) -> dict:
     stats = defaultdict(float)
     by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     frames = []
@@ -75,10 +77,12 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
                 cal = learn(start.image, cal)
             except ValueError:
                 stats["calibration failed"] += 1
-        if adapt:
-            cal, _ = start_check(start.image, cal)
+        if adapt:  # as `bgboard calibrate`: when the start frame reads mostly right
+            points = Reader(cal, checker_reader, net).read(start.image)["points"]
+            if sum(a == b for a, b in zip(points, START_POINTS, strict=True)) >= ADAPT_FROM:
+                cal = adapted(start.image, cal, [*START_POINTS, 0, 0])
         rendered = render(scene, seed)
-        reader = Reader(cal, checker_reader)
+        reader = Reader(cal, checker_reader, net)
         obs = reader.read(rendered.image)
         frames.append((reader, rendered.image))
         truth = rendered.truth
@@ -174,6 +178,8 @@ def main() -> None:
                         help="calibrations with corners and geometry only, nothing learned")
     parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
                         help="checker reader (default net)")
+    parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
+                        help="the checker net (default the shipped one)")
     parser.add_argument("--adapt", action="store_true",
                         help="adapt the reader to each look on its start frame, as `bgboard "
                              "calibrate` does")
@@ -184,7 +190,7 @@ def main() -> None:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
-                       args.adapt)
+                       args.adapt, args.net)
     s = result["stats"]
     print(f"## Synthetic frames: {args.images} (seeds {args.first}..{args.first + args.images - 1})"
           f"{' of each look' if looks else ''}"
@@ -217,6 +223,8 @@ def main() -> None:
         print(f"| found (any value) | {pct(r['found'], r['dice'])} | - |")
         print(f"| false dice (of dice reported) | {pct(r['false'], r['seen'])} | <= 2% |")
         print(f"| median ms per 640x640 photo | {r['ms']:.1f} | - |")
+    if not args.speed_frames:
+        return
     whole, still = speed(result["frames"], args.speed_frames)
     print(f"\n## Speed\n\nmedian {whole:.1f} ms per 1280x720 frame for `read` on one core, "
           f"{still:.1f} ms when the board has not changed since the last frame "
