@@ -1,7 +1,7 @@
 """Dice in real board photos: the field-dice reader (the one `read` uses) and the any-photo
 reader (`bgboard dice`) against the dice labelled by eye in benchmarks/data/real_dice.json.
 
-    python benchmarks/real_dice.py [--fold N ...] [--list] [--nets DIR]
+    python benchmarks/real_dice.py [--fold N ...] [--list] [--nets DIR | --cv DIR]
 
 Each labelled photo (its chosen copy in ../shared/data/real-boards) is read twice: by
 `vision.dice.find_field_dice` through the photo's labelled corners (real_boards.json), as
@@ -11,7 +11,9 @@ field whose value is labelled, found, and found with the right value; dice with 
 value found; cubes taken for a die; false dice (read where no die or cube lies). The field
 reader is scored only on dice inside the field (it looks nowhere else; photos whose field is
 not wholly in view have no corners and are left to the other reader); the any-photo reader on
-every labelled die. `--list` prints every labelled die with both readings.
+every labelled die. `--list` prints every labelled die with both readings. `--cv DIR` reads
+each fold K's photos with the field nets in DIR/K (trained without fold K: a figure on photos
+never trained on, over all folds).
 """
 
 from __future__ import annotations
@@ -155,6 +157,14 @@ def listing(results: list[dict]) -> None:
                   f"{field if field is not None else '-'} | {a if a is not None else '-'} |")
 
 
+def nets(parser, folder: Path, option: str) -> tuple:
+    """The field finder and reader in `folder` as OpenCV runs them."""
+    files = [folder / name for name in ("field_find.onnx", "field_read.onnx")]
+    if not all(f.is_file() for f in files):
+        parser.error(f"{option}: {folder} lacks field_find.onnx or field_read.onnx")
+    return tuple(cv2.dnn.readNetFromONNX(str(f)) for f in files)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="real_dice.py", description=__doc__.splitlines()[0])
     parser.add_argument("--fold", type=int, action="append", choices=range(5),
@@ -163,17 +173,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nets", type=Path, metavar="DIR",
                         help="the field reader's nets from DIR (field_find.onnx, "
                              "field_read.onnx) instead of the shipped ones")
+    parser.add_argument("--cv", type=Path, metavar="DIR",
+                        help="each fold K read by the field nets in DIR/K (trained without it)")
     args = parser.parse_args(argv)
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_dice.py: the photos are not at {PHOTOS}\n")
     photos = [p for p in load() if not args.fold or p["board"]["fold"] in args.fold]
-    models = None
-    if args.nets:
-        files = [args.nets / name for name in ("field_find.onnx", "field_read.onnx")]
-        if not all(f.is_file() for f in files):
-            parser.error(f"--nets: {args.nets} lacks field_find.onnx or field_read.onnx")
-        models = tuple(cv2.dnn.readNetFromONNX(str(f)) for f in files)
-    results = measure(photos, models)
+    if args.nets and args.cv:
+        parser.error("--nets and --cv: give one")
+    if args.cv:
+        results = []
+        for fold in sorted({p["board"]["fold"] for p in photos}):
+            models = nets(parser, args.cv / str(fold), "--cv")
+            results += measure([p for p in photos if p["board"]["fold"] == fold], models)
+    else:
+        results = measure(photos, nets(parser, args.nets, "--nets") if args.nets else None)
     report(results)
     if args.list:
         listing(results)

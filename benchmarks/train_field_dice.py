@@ -264,6 +264,39 @@ def reader_loss(out, target):
             + 2 * (known * lean).sum() / known.sum().clamp(min=1))
 
 
+def from_onnx(model: nn.Module, path: Path) -> nn.Module:
+    """`model` holding the weights of the ONNX net at `path` (as `export` wrote it), to be
+    fine-tuned: the export folded each batch norm into its convolution, so each conv-norm
+    pair becomes one convolution with a bias (the norm an identity: the same net, and one
+    whose statistics stay put on a few real photos)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
+               for t in graph.initializer}
+    convs = iter([node.input[1:] for node in graph.node if node.op_type == "Conv"])
+    for layers in (m for m in model.modules() if isinstance(m, nn.Sequential)):
+        for i, layer in enumerate(layers):
+            if isinstance(layer, nn.Conv2d):
+                names = next(convs)
+                if layer.bias is None:
+                    layers[i] = nn.Conv2d(layer.in_channels, layer.out_channels,
+                                          layer.kernel_size, layer.stride, layer.padding,
+                                          layer.dilation)
+                layers[i].weight.data, layers[i].bias.data = (weights[n] for n in names)
+            elif isinstance(layer, nn.BatchNorm2d):
+                layers[i] = nn.Identity()
+    named = {k: v for k, v in weights.items() if not k.startswith("onnx::")}
+    model.load_state_dict(named, strict=False)
+    return model
+
+
+def initial(model: nn.Module, folder: Path | None, name: str) -> nn.Module:
+    """`model` afresh, or holding the net `name` in `folder` to fine-tune."""
+    return model if folder is None else from_onnx(model, folder / name)
+
+
 def export(model, path: Path, shape: tuple) -> cv2.dnn.Net:
     """The model written as ONNX, and read back as OpenCV runs it."""
     torch.onnx.export(model, torch.zeros(*shape), str(path), input_names=["image"],
@@ -296,6 +329,10 @@ def main() -> None:
                         help="both nets learn from the real board photos of these folds too "
                              "(real_boards.json's folds, e.g. 1,2,3,4; measure on the others "
                              "with benchmarks/real_dice.py --fold)")
+    parser.add_argument("--init", type=Path, metavar="DIR",
+                        help="fine-tune: start both nets from field_find.onnx and "
+                             "field_read.onnx in DIR (e.g. the shipped ones) instead of afresh")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
@@ -322,7 +359,8 @@ def main() -> None:
             items.append((view.warp_half(image), rows[:, :2] / 2, die_rect / 2))
         for image, view, rows, side in boards:
             items += [(view.warp_half(image), rows[:, :2] / 2, side / 2)] * REAL_REPEAT
-        model = fit(Finder(), finder_sample, items, args.epochs, finder_loss, 16, 0)
+        model = fit(initial(Finder(), args.init, "field_find.onnx"), finder_sample, items,
+                    args.epochs, finder_loss, 16, 0, args.lr)
         finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
     rng = np.random.default_rng(1)
     items = []
@@ -335,7 +373,8 @@ def main() -> None:
     train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
     items += photo_items(train_photos, rng) + real_reader_items(boards, finder, rng)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
-    model = fit(Reader(), reader_sample, items, args.reader_epochs, reader_loss, 64, 0)
+    model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
+                args.reader_epochs, reader_loss, 64, 0, args.lr)
     reader = export(model, args.out / "field_read.onnx", (1, 3, fd.PATCH, fd.PATCH))
     if test_photos:
         print(f"real dice of fold {args.hold_out}, never trained on, read right: "

@@ -84,3 +84,24 @@ def test_the_shipped_nets_given_as_a_folder_read_as_the_shipped_ones(capsys):
     assert real_dice.main(["--fold", "2", "--nets", str(ROOT / "vision" / "models")]) == 0
     assert capsys.readouterr().out == shipped
     assert "| field dice (`read`, corners given; dice on the field) |" in shipped
+
+
+def test_cv_needs_nets_for_each_fold_read(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        real_dice.main(["--fold", "3", "--cv", str(tmp_path)])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == (f"real_dice.py: error: --cv: {tmp_path / '3'} lacks "
+                                       "field_find.onnx or field_read.onnx (see --help)\n")
+
+
+@needs_photos
+def test_cv_reads_each_fold_with_its_own_nets(tmp_path, capsys):
+    models = ROOT / "vision" / "models"
+    for fold in ("1", "2"):
+        (tmp_path / fold).mkdir()
+        for name in ("field_find.onnx", "field_read.onnx"):
+            (tmp_path / fold / name).write_bytes((models / name).read_bytes())
+    assert real_dice.main(["--fold", "1", "--fold", "2"]) == 0
+    shipped = capsys.readouterr().out
+    assert real_dice.main(["--fold", "1", "--fold", "2", "--cv", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == shipped
