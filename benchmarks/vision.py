@@ -24,6 +24,7 @@ import numpy as np
 
 from bgboard.calibration.file import from_dict
 from bgboard.controller.calibrating import ADAPT_FROM
+from bgboard.vision import dice
 from bgboard.vision.column_reader import MODEL
 from bgboard.vision.columns import adapted
 from bgboard.vision.dice_photo import find_dice
@@ -180,6 +181,9 @@ def main() -> None:
                         help="checker reader (default net)")
     parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
                         help="the checker net (default the shipped one)")
+    parser.add_argument("--dice-nets", type=Path, metavar="DIR",
+                        help="the field-dice nets from DIR (field_find.onnx, field_read.onnx) "
+                             "instead of the shipped ones")
     parser.add_argument("--adapt", action="store_true",
                         help="adapt the reader to each look on its start frame, as `bgboard "
                              "calibrate` does")
@@ -188,6 +192,10 @@ def main() -> None:
     unknown = set(looks or ()) - set(FAMILIES)
     if unknown:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
+    if args.dice_nets:
+        if not all((args.dice_nets / n).is_file() for n in ("field_find.onnx", "field_read.onnx")):
+            parser.error(f"--dice-nets: {args.dice_nets} lacks field_find.onnx or field_read.onnx")
+        dice.MODELS = args.dice_nets  # read() loads the field-dice nets from here
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
                        args.adapt, args.net)

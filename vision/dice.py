@@ -25,6 +25,7 @@ NO_DIE = 0.5  # reader probability of no die above which a place the finder mark
 LEANS = 0.5  # reader probability that a die leans above which it is reported cocked
 SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
 SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
+APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 
 
 @cache
@@ -101,7 +102,7 @@ def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | N
     for centre, p, cocked, certain, size in sorted(
             zip(centres, probs, lean, sure, sizes, strict=True), key=lambda f: f[1][0]):
         if p[0] >= NO_DIE or certain < SURE \
-                or any(np.hypot(*(centre - d["at"])) < size for d in found):
+                or any(np.hypot(*(centre - d["at"])) < APART * size for d in found):
             continue
         fx, fy = view.to_field(centre)
         found.append({"value": int(p[1:].argmax()) + 1, "at": centre,
