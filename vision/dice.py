@@ -75,7 +75,10 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
     the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
-    value)) and that size in rectified pixels. All sizes are read in one batch."""
+    value)) and that size in rectified pixels. All sizes are read in one batch. A die leans
+    when the reader says so at that size or at the expected one (SIZES[1]): a leaning die
+    shows a side too, so it is often read surest at a larger size than the renders the lean
+    was learnt on."""
     sizes = np.array(SIZES) * die_rect
     probs, lean = read_patches(np.stack([die_patch(image, view, c, size)
                                          for size in sizes for c in centres]), reader)
@@ -83,7 +86,7 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     lean = lean.reshape(len(sizes), len(centres))
     sure = probs[..., 1:].max(2) * (1 - probs[..., 0])
     best, each = sure.argmax(0), np.arange(len(centres))
-    return probs[best, each], lean[best, each], sure[best, each], sizes[best]
+    return probs[best, each], np.maximum(lean[best, each], lean[1]), sure[best, each], sizes[best]
 
 
 def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | None = None
