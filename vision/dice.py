@@ -24,6 +24,7 @@ FOUND = 0.2  # finder score for a die
 NO_DIE = 0.5  # reader probability of no die above which a place the finder marks is dropped
 LEANS = 0.5  # reader probability that a die leans above which it is reported cocked
 SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
+EXPECTED = SIZES.index(1.0)
 SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 
@@ -76,7 +77,7 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
     the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
     value)) and that size in rectified pixels. All sizes are read in one batch. A die leans
-    when the reader says so at that size or at the expected one (SIZES[1]): a leaning die
+    when the reader says so at that size or at the expected one (EXPECTED): a leaning die
     shows a side too, so it is often read surest at a larger size than the renders the lean
     was learnt on."""
     sizes = np.array(SIZES) * die_rect
@@ -86,7 +87,8 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     lean = lean.reshape(len(sizes), len(centres))
     sure = probs[..., 1:].max(2) * (1 - probs[..., 0])
     best, each = sure.argmax(0), np.arange(len(centres))
-    return probs[best, each], np.maximum(lean[best, each], lean[1]), sure[best, each], sizes[best]
+    leans = np.maximum(lean[best, each], lean[EXPECTED])
+    return probs[best, each], leans, sure[best, each], sizes[best]
 
 
 def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | None = None
