@@ -159,7 +159,7 @@ def listing(results: list[dict]) -> None:
 
 def nets(parser, folder: Path, option: str) -> tuple:
     """The field finder and reader in `folder` as OpenCV runs them."""
-    files = [folder / name for name in ("field_find.onnx", "field_read.onnx")]
+    files = [folder / name for name in dice.NETS]
     if not all(f.is_file() for f in files):
         parser.error(f"{option}: {folder} lacks field_find.onnx or field_read.onnx")
     return tuple(cv2.dnn.readNetFromONNX(str(f)) for f in files)

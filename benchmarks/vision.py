@@ -193,7 +193,7 @@ def main() -> None:
     if unknown:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
     if args.dice_nets:
-        if not all((args.dice_nets / n).is_file() for n in ("field_find.onnx", "field_read.onnx")):
+        if not all((args.dice_nets / n).is_file() for n in dice.NETS):
             parser.error(f"--dice-nets: {args.dice_nets} lacks field_find.onnx or field_read.onnx")
         dice.MODELS = args.dice_nets  # read() loads the field-dice nets from here
     cv2.setNumThreads(1)

@@ -27,13 +27,13 @@ SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real di
 EXPECTED = SIZES.index(1.0)
 SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
+NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
 
 
 @cache
 def nets() -> tuple:
     """The shipped finder and reader."""
-    return tuple(cv2.dnn.readNetFromONNX(str(MODELS / name))
-                 for name in ("field_find.onnx", "field_read.onnx"))
+    return tuple(cv2.dnn.readNetFromONNX(str(MODELS / name)) for name in NETS)
 
 
 def net_input(images: np.ndarray) -> np.ndarray:
