@@ -4,11 +4,13 @@ The net reads one 112 x 32 column patch (base at the top) beside what that place
 bare (`vision.columns.references`: six channels) and gives two outputs: the count of checkers
 there (0..15) and which set they belong to (light, dark). Training learns from the
 cached patches with recolouring (channel swaps keep which set is lighter), brightness and
-contrast changes, mirroring and shifts of a pixel or two, and checkpoints every epoch.
+contrast changes, mirroring and shifts of a pixel or two, drawn on the device that trains
+(the CPU, or a GPU: `train_checkers.py train --device cuda`), and checkpoints every epoch.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -47,61 +49,68 @@ class ColumnNet(nn.Module):
         return self.count(h), self.colour(h)
 
 
-def augment(batch: np.ndarray, rng) -> np.ndarray:
+ORDERS = [(*o, *(np.array(o) + 3)) for o in itertools.permutations(range(3))]
+
+
+def augment(batch: torch.Tensor, gen: torch.Generator, rng) -> torch.Tensor:
     """Recoloured, relit, mirrored and shifted copies of uint8 patches beside their references
-    (N, H, W, 6), both changed alike."""
-    order = rng.permutation(3)
-    out = batch[:, :, :, [*order, *(order + 3)]].astype(np.float32)
-    gain = rng.uniform(0.7, 1.3, (len(out), 1, 1, 1)).astype(np.float32)
-    shift = rng.uniform(-25, 25, (len(out), 1, 1, 1)).astype(np.float32)
-    out = out * gain + shift
-    mirror = rng.random(len(out)) < 0.5
-    out[mirror] = out[mirror, :, ::-1]
-    dy, dx = rng.integers(-2, 3, 2)
-    out = np.roll(out, (int(dy), int(dx)), (1, 2))
-    return np.clip(out, 0, 255).astype(np.uint8)
+    (N, H, W, 6), both changed alike, as the net takes them (`net_input`: N, 6, H, W float
+    centred on zero). What varies by patch is drawn on the patches' device (`gen`), the
+    batch's colour order and shift on the host (`rng`): a GPU never waits for the CPU."""
+    n, device = len(batch), batch.device
+    order = ORDERS[int(rng.integers(len(ORDERS)))]
+    x = torch.stack([batch[..., c] for c in order], 3).float()
+    gain, shift, mirror = torch.rand(3, n, 1, 1, 1, generator=gen, device=device)
+    x = x * (gain * 0.6 + 0.7) + (shift * 50 - 25)
+    x = torch.where(mirror < 0.5, x.flip(2), x)
+    dy, dx = (int(v) for v in rng.integers(-2, 3, 2))
+    x = torch.roll(x, (dy, dx), (1, 2)).clamp(0, 255).floor()
+    return x.permute(0, 3, 1, 2) * (1 / 255) - 0.5
 
 
-def tensors(patches: np.ndarray, counts: np.ndarray):
-    x = torch.from_numpy(net_input(patches))
-    n = torch.from_numpy(np.abs(counts).astype(np.int64).clip(0, 15))
-    dark = torch.from_numpy((counts < 0).astype(np.int64))
-    return x, n, dark
+def losses(count_logits: torch.Tensor, colour_logits: torch.Tensor, signed: torch.Tensor
+           ) -> torch.Tensor:
+    """The count's cross-entropy plus half the set's, the set judged only where there are
+    checkers (no branch on the data: nothing waits for the device)."""
+    n = signed.abs().clamp(0, 15).long()
+    occupied = (n > 0).float()
+    colour = nn.functional.cross_entropy(colour_logits, (signed < 0).long(), reduction="none")
+    return (nn.functional.cross_entropy(count_logits, n)
+            + 0.5 * (colour * occupied).sum() / occupied.sum().clamp(min=1))
 
 
-def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path) -> None:
-    """Train (resuming from cache/<out's name>.pt), then export to `out` as ONNX."""
+def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path,
+          device: str = "cpu") -> None:
+    """Train on `device` (the patches are moved there whole; resuming from cache/<out's
+    name>.pt), then export to `out` as ONNX."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
-    net = ColumnNet()
+    gen = torch.Generator(device).manual_seed(0)
+    net = ColumnNet().to(device)
+    data = torch.from_numpy(patches).to(device)
+    signed = torch.from_numpy(counts).to(device)
+    steps = len(data) // BATCH + 1
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (
-        len(patches) // BATCH + 1))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * steps)
     checkpoint = cache / f"{out.stem}.pt"
     first = resume(checkpoint, net, opt, sched)
     for epoch in range(first, epochs):
-        t, total, right, seen = time.time(), 0.0, 0, 0
+        t, (total, right) = time.time(), torch.zeros(2, device=device)
         net.train()
-        for idx in np.array_split(rng.permutation(len(patches)), len(patches) // BATCH + 1):
-            x, n, dark = tensors(augment(patches[idx], rng), counts[idx])
-            count_logits, colour_logits = net(x)
-            loss = nn.functional.cross_entropy(count_logits, n)
-            occupied = n > 0
-            if occupied.any():
-                loss = loss + 0.5 * nn.functional.cross_entropy(colour_logits[occupied],
-                                                                dark[occupied])
+        for idx in torch.randperm(len(data), generator=gen, device=device).tensor_split(steps):
+            count_logits, colour_logits = net(augment(data[idx], gen, rng))
+            loss = losses(count_logits, colour_logits, signed[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss.detach()) * len(idx)
-            right += int((count_logits.argmax(1) == n).sum())
-            seen += len(idx)
+            total += loss.detach() * len(idx)
+            right += (count_logits.argmax(1) == signed[idx].abs().clamp(0, 15)).sum()
         keep(checkpoint, epoch, net, opt, sched)
-        print(f"epoch {epoch}: loss {total / seen:.4f}, counts right {right / seen:.4f} "
-              f"(augmented), {time.time() - t:.0f} s", flush=True)
-    export(net, out)
+        print(f"epoch {epoch}: loss {float(total) / len(data):.4f}, counts right "
+              f"{float(right) / len(data):.4f} (augmented), {time.time() - t:.0f} s", flush=True)
+    export(net.cpu(), out)
 
 
 def export(net: ColumnNet, out: Path) -> None:

@@ -6,6 +6,8 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
+    python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --device cuda
+    benchmarks/train_checkers_gpu.sh FOLDS base,more c:8:60   # all of it, a net per fold, on a GPU
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
 
 Frames are drawn from the named looks of `vision.looks` except the held-out ones (seeds
@@ -50,10 +52,13 @@ CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
 TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SHARD = 100
-REAL_CUTS = 20  # cuts of each real photo per epoch (31 photos against 5,600 frames)
+REAL_CUTS = 60  # cuts of each real photo per epoch (four folds of photos against 11,200 frames)
 REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)
 LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
+BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
+# fill their points (the real photos' boxes: median 1.04 of a column, quartiles 1.00-1.08);
+# the renderer's looks draw 0.86-0.96
 
 
 def labels(truth: dict, look) -> np.ndarray:
@@ -89,13 +94,16 @@ def tall_position(rng) -> tuple[tuple[int, ...], dict]:
     return tuple(points), {"white": 0, "black": 0}
 
 
-def frame_patches(seed: int, looks: tuple[str, ...],
-                  tall: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
+                  big: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
     row share a look (the renderer draws the board once for them), each its own position
-    (a `tall_position` when `tall`)."""
+    (a `tall_position` when `tall`; checkers of BIG size when `big`)."""
     look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
     base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
+    if big:
+        ratio = float(np.random.default_rng([look_seed, 3]).uniform(*BIG))
+        base = replace(base, look=replace(base.look, checker_ratio=ratio))
     rng = np.random.default_rng(seed)
     points, bar = (tall_position if tall else synth.random_position)(rng)
     dice = synth.random_dice(rng, base.look, points, bar, 0.1)
@@ -106,7 +114,7 @@ def frame_patches(seed: int, looks: tuple[str, ...],
 
 
 def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
-                  tall: bool = False) -> None:
+                  tall: bool = False, big: bool = False) -> None:
     """Shards of SHARD frames each, skipping the shards already on disk."""
     out.mkdir(parents=True, exist_ok=True)
     for start in range(first, first + frames, SHARD):
@@ -114,7 +122,7 @@ def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
         if path.exists():
             continue
         t = time.time()
-        pairs = [frame_patches(seed, looks, tall) for seed in range(start, start + SHARD)]
+        pairs = [frame_patches(seed, looks, tall, big) for seed in range(start, start + SHARD)]
         patches = np.stack([p for p, _ in pairs])
         counts = np.stack([c for _, c in pairs])
         looks_of = np.array([looks[seed // LOOK_FRAMES % len(looks)]
@@ -150,23 +158,33 @@ def adapted(frames: np.ndarray, counts: np.ndarray, rng) -> np.ndarray:
     return np.concatenate(out)
 
 
-def load(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def load(folder: Path, real: tuple[np.ndarray, np.ndarray] | None = None
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every cached patch beside its reference (N, H, W, 6; `adapted`), its signed count and
-    its look."""
+    its look, filled in shard by shard (the patches of 10,000 frames take 6 GB), then the
+    `real` patches and counts (`real_patches`; look "real") if given."""
     shards = sorted(folder.glob("shard_*[0-9].npz"))
     if not shards:
         raise SystemExit(f"no shards in {folder}: run the render step first")
-    data = [np.load(p) for p in shards]
+    sizes = [np.load(p)["counts"].size for p in shards]
+    extra, extra_counts = real if real else (np.empty((0, HEIGHT, WIDTH, 6), np.uint8), [])
+    patches = np.empty((sum(sizes) + len(extra), HEIGHT, WIDTH, 6), np.uint8)
+    patches[sum(sizes):] = extra
+    counts, looks = [], []
     rng = np.random.default_rng(2)
-    patches = np.concatenate([adapted(d["patches"], d["counts"], rng) for d in data])
-    counts = np.concatenate([d["counts"].reshape(-1) for d in data])
-    looks = np.concatenate([np.repeat(d["looks"], 26) for d in data])
-    return patches, counts, looks
+    for path, at in zip(shards, np.cumsum([0, *sizes[:-1]]), strict=True):
+        shard = np.load(path)
+        patches[at:at + shard["counts"].size] = adapted(shard["patches"], shard["counts"], rng)
+        counts.append(shard["counts"].reshape(-1))
+        looks.append(np.repeat(shard["looks"], 26))
+    counts.append(np.asarray(extra_counts, np.int8))
+    looks.append(np.full(len(extra), "real"))
+    return patches, np.concatenate(counts), np.concatenate(looks)
 
 
-def real_patches(folds: set[int]) -> tuple[np.ndarray, np.ndarray]:
+def real_patches(folds: set[int], cuts: int = REAL_CUTS) -> tuple[np.ndarray, np.ndarray]:
     """The point patches of the labelled real photos in `folds`, and their signed counts:
-    REAL_CUTS cuts of each photo (and each copy), the first through its labelled corners, the
+    `cuts` cuts of each photo (and each copy), the first through its labelled corners, the
     others through corners moved by about REAL_JITTER of the photo's width (as clicks or a
     found field would place them), so that each cut shows the photo a little differently."""
     import cv2
@@ -183,7 +201,7 @@ def real_patches(folds: set[int]) -> tuple[np.ndarray, np.ndarray]:
             minimal = {"version": 1, "image_size": seen["image_size"],
                        "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
             sigma = REAL_JITTER * image.shape[1]
-            for cut in range(REAL_CUTS):
+            for cut in range(cuts):
                 moved = jittered(minimal, rng, sigma) if cut else minimal
                 both = with_references(Columns(FieldView(from_dict(moved))).cut(image)[None])
                 patches.append(both[keep])
@@ -201,26 +219,32 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=MODEL)
     parser.add_argument("--tall", action="store_true",
                         help="render positions with a stack of 8-15 checkers a side")
+    parser.add_argument("--big", action="store_true",
+                        help=f"render checkers {BIG[0]}-{BIG[1]} of a column wide, as real ones")
     parser.add_argument("--looks", default=",".join(TRAIN_LOOKS),
                         help="the looks to render, comma-separated (default: every trained one)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
+    parser.add_argument("--real-cuts", type=int, default=REAL_CUTS,
+                        help=f"cuts of each real photo an epoch (default {REAL_CUTS})")
+    parser.add_argument("--device", default="cpu",
+                        help="where to train: cpu (default) or a PyTorch device such as cuda")
     args = parser.parse_args()
     if args.step == "render":
         looks = tuple(args.looks.split(","))
         if set(looks) - set(TRAIN_LOOKS):
             parser.error(f"--looks: choose from {', '.join(TRAIN_LOOKS)}")
-        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall)
+        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall, args.big)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 
-        patches, counts, _ = load(args.cache / "train")
+        real = None
         if args.real_folds:
-            real, real_counts = real_patches({int(f) for f in args.real_folds.split(",")})
-            print(f"{len(real)} real patches ({REAL_CUTS} cuts of each photo)")
-            patches = np.concatenate([patches, real])
-            counts = np.concatenate([counts, real_counts])
-        checker_net.train(patches, counts, args.epochs, args.cache, args.out)
+            folds = {int(f) for f in args.real_folds.split(",")}
+            real = real_patches(folds, args.real_cuts)
+            print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo)")
+        patches, counts, _ = load(args.cache / "train", real)
+        checker_net.train(patches, counts, args.epochs, args.cache, args.out, args.device)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
         import checker_net

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Cross-validation twins of the checker reader on one GPU machine (issue 23): render the
+# training frames on every core, then train one net per real fold held out, for each recipe,
+# all at once on the GPU (each net is small: ten share one card).
+#
+#   benchmarks/train_checkers_gpu.sh OUT FRAMES RECIPE...
+#
+# FRAMES: comma-separated sets of 5,600 frames each (3,000 random positions, 1,000 tall stacks,
+# 1,600 of the studded look): "base" (seeds 400000-403999, 420000-421599), "more" (430000-
+# 433999, 450000-451599), "big" (460000-463999, 480000-481599, checkers as wide as real ones:
+# train_checkers.py --big). The shipped net: base,more.
+# RECIPE: NAME:EPOCHS:REAL_CUTS, e.g. b:10:20. Writes OUT/NAME<fold>.onnx (the net trained on
+# the renders and the real photos of the other four folds) and OUT/NAME<fold>.log.
+# Score them here: python benchmarks/real_boards.py --checkers net --net 'OUT/NAME{fold}.onnx'
+set -eu
+out=$(realpath "$1") frames=$2
+shift 2
+cd "$(dirname "$0")"
+mkdir -p "$out"
+shards() {  # the render step's arguments for one shard of 100 frames each: FIRST [OPTION]
+    for first in $(seq "$1" 100 $(($1 + 2900))); do echo "--first $first ${2:-}"; done
+    for first in $(seq $(($1 + 3000)) 100 $(($1 + 3900))); do echo "--first $first --tall ${2:-}"; done
+    for first in $(seq $(($1 + 20000)) 100 $(($1 + 21500))); do
+        echo "--first $first --looks studded ${2:-}"
+    done
+}
+sets=$(echo "$frames" | tr , ' ')
+for set in $sets; do
+    case $set in
+        base | more | big) ;;
+        *) echo "unknown frames: $set (choose from base, more, big)" >&2; exit 2 ;;
+    esac
+done
+for set in $sets; do
+    case $set in
+        base) shards 400000 ;;
+        more) shards 430000 ;;
+        big) shards 460000 --big ;;
+    esac
+done |
+    xargs -P "$(nproc)" -I{} sh -c 'python3 train_checkers.py render --frames 100 {} >/dev/null'
+echo "rendered: $(ls cache/checkers/train | wc -l) shards"
+for recipe in "$@"; do
+    IFS=: read -r name epochs cuts <<EOF
+$recipe
+EOF
+    for fold in 0 1 2 3 4; do
+        others=$(echo 0 1 2 3 4 | tr ' ' '\n' | grep -v "$fold" | paste -sd,)
+        OMP_NUM_THREADS=1 python3 train_checkers.py train --device cuda --epochs "$epochs" \
+            --real-folds "$others" --real-cuts "$cuts" --out "$out/$name$fold.onnx" \
+            >"$out/$name$fold.log" 2>&1 &
+    done
+done
+wait
