@@ -161,7 +161,7 @@ def nets(parser, folder: Path, option: str) -> tuple:
     """The field finder and reader in `folder` as OpenCV runs them."""
     files = [folder / name for name in dice.NETS]
     if not all(f.is_file() for f in files):
-        parser.error(f"{option}: {folder} lacks field_find.onnx or field_read.onnx")
+        parser.error(f"{option}: {folder} lacks {' or '.join(dice.NETS)}")
     return tuple(cv2.dnn.readNetFromONNX(str(f)) for f in files)
 
 

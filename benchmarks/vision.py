@@ -194,7 +194,7 @@ def main() -> None:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
     if args.dice_nets:
         if not all((args.dice_nets / n).is_file() for n in dice.NETS):
-            parser.error(f"--dice-nets: {args.dice_nets} lacks field_find.onnx or field_read.onnx")
+            parser.error(f"--dice-nets: {args.dice_nets} lacks {' or '.join(dice.NETS)}")
         dice.MODELS = args.dice_nets  # read() loads the field-dice nets from here
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
