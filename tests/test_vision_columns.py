@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns, middle_of_six
 from bgboard.vision.synth import Look, Scene, render
 
 
@@ -148,3 +150,8 @@ def test_a_confirmed_frame_teaches_the_reader_its_bare_rows_where_no_die_lies() 
         expected = before[i] if count or under_die[i] else cut[i]
         assert np.array_equal(learned.board_patches()[i], expected), i
     assert reader.learn(render(replace(scene, hand=True), 7).image, START_POINTS, 0) is None
+
+
+def test_the_middle_of_six_is_their_median() -> None:
+    values = np.random.default_rng(5).integers(0, 4, (2, 6, 3, 50), dtype=np.uint8)  # ties
+    assert np.array_equal(middle_of_six(values), np.median(values, axis=1))

@@ -83,3 +83,29 @@ def test_the_reader_says_no_die_on_bare_board():
     probs, _ = dice.read_patches(np.stack([dice.die_patch(frame, view, c, die_rect)
                                            for c in bare]), dice.nets()[1])
     assert (probs[:, 0] > 0.9).all()
+
+
+class CountingReader:
+    """The shipped field-dice reader, counting the patches it is given."""
+
+    def __init__(self):
+        self.net, self.patches = dice.nets()[1], 0
+
+    def setInput(self, x):  # noqa: N802  (cv2.dnn.Net's name)
+        self.patches += len(x)
+        self.net.setInput(x)
+
+    def forward(self):
+        return self.net.forward()
+
+
+def test_a_die_sure_at_the_expected_size_is_read_once_and_a_bare_place_at_every_size():
+    look, view, die_rect = _board()
+    at = (0.27, 0.42)
+    frame = render(Scene(START_POINTS, dice=(Die(4, at, 30.0),), look=look), 3).image
+    places = np.array([view.to_rect(at), view.to_rect((0.7, 0.3))])
+    counting = CountingReader()
+    probs, _, sure, sizes = dice.best_reading(frame, view, places, die_rect, counting)
+    assert counting.patches == 2 + 3  # both at the expected size, the bare place at 3 more
+    assert probs[0, 1:].argmax() + 1 == 4 and sure[0] >= dice.ONE_SIZE
+    assert sizes[0] == die_rect and sure[1] < dice.SURE

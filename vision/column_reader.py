@@ -9,7 +9,6 @@ readings with their probabilities (the Observation's `point_options`).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -18,8 +17,8 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns, beside_references, board_references
-from .dice import MODELS, net_input
+from .columns import HEIGHT, WIDTH, Columns, board_references, references
+from .dice import MODELS
 
 MODEL = MODELS / "checkers.onnx"
 OPTIONS = 3  # readings kept per point
@@ -86,7 +85,7 @@ class ColumnReader:
         table = row_tables(counts, dark)
         if over_fifteen(table):
             table = at_most_fifteen(table)
-        options = [row_options(t) for t in table]
+        options = row_options(table)
         signed = [row[0][0] for row in options]  # the likeliest signed count of each row
         bar = {"white": 0, "black": 0}
         for n in signed[24:]:
@@ -113,17 +112,34 @@ class ColumnReader:
         `columns.references`). A patch whose input has
         not changed since the net last read it (a video of a still board) keeps that reading:
         the net runs only on the inputs that changed."""
-        both = beside_references(patches, self.board)
-        cells = cv2.resize(both.reshape(26 * HEIGHT, WIDTH, 6), None, fx=1 / CELL, fy=1 / CELL,
-                           interpolation=cv2.INTER_AREA).reshape(self.seen.shape)
+        refs = references(patches) if self.board is None else self.board
+        cells = np.concatenate([cell_means(patches), cell_means(refs)], axis=-1)
         changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
         if changed.any():
-            self.net.setInput(net_input(both[changed]))
+            self.net.setInput(pair_input(patches[changed], refs[changed]))
             count_logits, colour_logits = self.net.forward(["count", "colour"])
             self.counts[changed] = softmax(count_logits)
             self.dark[changed] = softmax(colour_logits)[:, 1]
             self.seen[changed] = cells[changed]
         return self.counts.copy(), self.dark.copy()
+
+
+def cell_means(patches: np.ndarray) -> np.ndarray:
+    """Each patch in CELL x CELL pixel averages: (N, HEIGHT / CELL, WIDTH / CELL, 3) float."""
+    small = cv2.resize(patches.reshape(-1, WIDTH, 3), None, fx=1 / CELL, fy=1 / CELL,
+                       interpolation=cv2.INTER_AREA)
+    return small.reshape(len(patches), HEIGHT // CELL, WIDTH // CELL, 3).astype(np.float32)
+
+
+def pair_input(patches: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """The net's input (NCHW float centred on zero): each patch's three channels, then its
+    reference's (`columns.beside_references`), built straight into one array."""
+    x = np.empty((len(patches), 6, HEIGHT, WIDTH), np.float32)
+    x[:, :3] = patches.transpose(0, 3, 1, 2)
+    x[:, 3:] = refs.transpose(0, 3, 1, 2)
+    x *= np.float32(1 / 255)
+    x -= np.float32(0.5)
+    return x
 
 
 def base_colours(patches: np.ndarray) -> np.ndarray:
@@ -229,10 +245,15 @@ def at_most_fifteen(table: np.ndarray) -> np.ndarray:
     return np.where(mass > TINY, fitted / np.maximum(mass, TINY), table)  # no room: as read
 
 
-def row_options(table: np.ndarray) -> list[list]:
-    """The likeliest signed counts of one row (+ light, - dark) with their probabilities."""
-    signed = [(0, table[0, 0])] + [(n, table[n, 0]) for n in range(1, 16)] + [
-        (-n, table[0, n]) for n in range(1, 16)]
-    signed.sort(key=lambda item: -item[1])
+SIGNED = np.r_[0, 1:16, -np.arange(1, 16)]  # the signed count of each of a row's readings
+
+
+def row_options(tables: np.ndarray) -> list[list[list]]:
+    """Each row's likeliest signed counts (+ light, - dark) with their probabilities, from its
+    table (`row_tables`); equally likely ones in the order 0, 1..15, -1..-15."""
+    probs = np.concatenate([tables[:, :, 0], tables[:, 0, 1:]], axis=1)
+    best = np.argsort(-probs, axis=1, kind="stable")[:, :OPTIONS]
     # thousandths rounded down (the sum stays <= 1), past the float error of the tables' sums
-    return [[n, math.floor(float(p) * 1000 + 1e-6) / 1000] for n, p in signed[:OPTIONS]]
+    kept = np.floor(np.take_along_axis(probs, best, 1) * 1000 + 1e-6) / 1000
+    return [[[int(n), float(p)] for n, p in zip(SIGNED[b], k, strict=True)]
+            for b, k in zip(best, kept, strict=True)]

@@ -22,6 +22,8 @@ WIDTH, HEIGHT = 32, 112  # patch size in pixels
 SIDE = 0.7  # half the patch width, in column widths
 BEFORE = 0.03  # field height shown before the base (the field's edge)
 LENGTH = 0.5  # field height shown from the base
+SORT_SIX = ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (1, 4), (0, 3), (2, 5), (1, 3),
+            (2, 4), (2, 3))  # compare-exchanges that sort six values
 
 
 def patch_matrix(view: FieldView, row: Row) -> np.ndarray:
@@ -71,17 +73,28 @@ def references(patches: np.ndarray) -> np.ndarray:
     rows' medians alike is taken. Medians are taken at half resolution (a bare point is
     smooth; a fifth of the time). uint8 array shaped like `patches`."""
     small = patches[:24, ::2, ::2]
-    rows = np.sort(small.reshape(2, 6, 2, -1), axis=1)[:, 2:4].mean(1)  # (row, parity, pixels)
+    pixels = small.reshape(24, -1)
+    rows = middle_of_six(pixels.reshape(2, 6, 2, -1))  # (row, parity, pixels)
     same = np.abs(rows[0] - rows[1]).mean()
     crossed = np.abs(rows[0] - rows[1, ::-1]).mean()
     parity = np.arange(24) % 2
     colour = np.where((np.arange(24) >= 12) & (crossed < same), 1 - parity, parity)
     out = np.empty_like(patches)
     for c in (0, 1):
-        bare = np.sort(small[colour == c], axis=0)[5:7].mean(0).astype(np.uint8)
-        out[:24][colour == c] = bare.repeat(2, 0).repeat(2, 1)
+        bare = np.partition(pixels[colour == c].T, (5, 6), axis=-1)[:, 5:7].mean(-1)
+        out[:24][colour == c] = bare.astype(np.uint8).reshape(small.shape[1:]).repeat(2, 0)\
+            .repeat(2, 1)
     out[24], out[25] = patches[25], patches[24]
     return out
+
+
+def middle_of_six(values: np.ndarray) -> np.ndarray:
+    """The mean of the 3rd and 4th smallest of six along axis 1 (a median of six), by a sorting
+    network (SORT_SIX): on many short columns far faster than sorting each."""
+    v = list(np.moveaxis(values, 1, 0))
+    for i, j in SORT_SIX:
+        v[i], v[j] = np.minimum(v[i], v[j]), np.maximum(v[i], v[j])
+    return (v[2].astype(np.float32) + v[3]) / 2
 
 
 def board_references(patches: np.ndarray, counts) -> np.ndarray:

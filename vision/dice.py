@@ -26,6 +26,7 @@ LEANS = 0.5  # reader probability that a die leans above which it is reported co
 SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
 EXPECTED = SIZES.index(1.0)
 SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
+ONE_SIZE = 0.99  # a die read this sure at the expected size is not read at the others
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
 
@@ -76,19 +77,34 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
     the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
-    value)) and that size in rectified pixels. All sizes are read in one batch. A die leans
-    when the reader says so at that size or at the expected one (EXPECTED): a leaning die
-    shows a side too, so it is often read surest at a larger size than the renders the lean
-    was learnt on."""
+    value)) and that size in rectified pixels. Every centre is read at the expected size
+    (EXPECTED) first; only those read less than ONE_SIZE sure there are read at the other
+    sizes (a die of the expected size, most dice on most boards, costs one patch, not four).
+    A die leans when the reader says so at its best size or at the expected one: a leaning
+    die shows a side too, so it is often read surest at a larger size than the renders the
+    lean was learnt on."""
     sizes = np.array(SIZES) * die_rect
-    probs, lean = read_patches(np.stack([die_patch(image, view, c, size)
-                                         for size in sizes for c in centres]), reader)
-    probs = probs.reshape(len(sizes), len(centres), -1)
-    lean = lean.reshape(len(sizes), len(centres))
-    sure = probs[..., 1:].max(2) * (1 - probs[..., 0])
+    probs = np.zeros((len(sizes), len(centres), 7), np.float32)
+    lean = np.zeros((len(sizes), len(centres)), np.float32)
+    probs[EXPECTED], lean[EXPECTED] = read_patches(
+        np.stack([die_patch(image, view, c, sizes[EXPECTED]) for c in centres]), reader)
+    unsure = np.flatnonzero(surety(probs[EXPECTED]) < ONE_SIZE)
+    others = [i for i in range(len(sizes)) if i != EXPECTED]
+    if len(unsure):
+        more, more_lean = read_patches(np.stack([die_patch(image, view, centres[c], sizes[i])
+                                                 for i in others for c in unsure]), reader)
+        probs[np.ix_(others, unsure)] = more.reshape(len(others), len(unsure), -1)
+        lean[np.ix_(others, unsure)] = more_lean.reshape(len(others), len(unsure))
+    sure = surety(probs)
     best, each = sure.argmax(0), np.arange(len(centres))
     leans = np.maximum(lean[best, each], lean[EXPECTED])
     return probs[best, each], leans, sure[best, each], sizes[best]
+
+
+def surety(probs: np.ndarray) -> np.ndarray:
+    """How sure a reading (the probabilities of no die and 1-6, last axis) is of a die and its
+    value: P(a die) x P(its value)."""
+    return probs[..., 1:].max(-1) * (1 - probs[..., 0])
 
 
 def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | None = None
