@@ -1,9 +1,10 @@
-"""The PyTorch half of benchmarks/train_field_corners.py: the field finder's net, its loss,
-training (checkpointed every epoch, resumable) and export to ONNX.
+"""The PyTorch half of benchmarks/train_field_corners.py: the field finder's nets, their
+losses, training (checkpointed every epoch, resumable) and export to ONNX.
 
-The net shrinks its SIZE x SIZE input 32 times (seeing the whole board at once), then grows
+The finder shrinks its SIZE x SIZE input 32 times (seeing the whole board at once), then grows
 back to an 8-pixel grid with what each finer level saw (a small U-Net), and gives four maps:
-corner score, bar-end score (both 0-1) and the x and y of a mark within its cell (0-1).
+corner score, bar-end score (both 0-1) and the x and y of a mark within its cell (0-1). The
+refiner looks at one corner's PATCH x PATCH view and says where the corner is in it.
 """
 
 from __future__ import annotations
@@ -48,6 +49,25 @@ class FieldNet(nn.Module):
         return torch.sigmoid(self.head(x))
 
 
+class CornerNet(nn.Module):
+    """The refiner: a corner's view (`field_finder.corner_patch`) to the corner's (u, v)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(conv(3, 16, 2), conv(16, 32, 2), conv(32, 48, 2),
+                                      conv(48, 64, 2), nn.Flatten())
+        cells = (ff.PATCH // 16) ** 2
+        self.head = nn.Sequential(nn.Linear(64 * cells, 64), nn.ReLU(), nn.Linear(64, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def corner_loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """How far the corner is put from where it is, in point widths (smooth L1)."""
+    return nn.functional.smooth_l1_loss(out, target, beta=0.1)
+
+
 def loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """Focal loss on the two score maps (peaks are few), plus the offsets at the peaks."""
     score, truth = out[:, :2].clamp(1e-4, 1 - 1e-4), target[:, :2]
@@ -59,11 +79,14 @@ def loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return (focal + offsets) / peak.sum().clamp(min=1)
 
 
-def train(items: list, sample, epochs: int, checkpoint: Path, out: Path) -> None:
-    """Train on `items` (image, corners, bar ends), a fresh `sample` of each per epoch."""
+def train(items: list, sample, epochs: int, checkpoint: Path, out: Path,
+          refiner: bool = False) -> None:
+    """Train the finder (or the `refiner`) on `items` (image, corners, bar ends), a fresh
+    `sample` of each per epoch."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    net = FieldNet()
+    net = CornerNet() if refiner else FieldNet()
+    measure = corner_loss if refiner else loss
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(items) // BATCH)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
@@ -75,7 +98,8 @@ def train(items: list, sample, epochs: int, checkpoint: Path, out: Path) -> None
         order = rng.permutation(len(items))
         for i in range(0, len(order), BATCH):
             xs, ys = zip(*(sample(*items[j], rng) for j in order[i:i + BATCH]), strict=True)
-            value = loss(net(torch.from_numpy(np.stack(xs))), torch.from_numpy(np.stack(ys)))
+            value = measure(net(torch.from_numpy(np.stack(xs))),
+                            torch.from_numpy(np.stack(ys)))
             opt.zero_grad()
             value.backward()
             opt.step()
@@ -84,12 +108,13 @@ def train(items: list, sample, epochs: int, checkpoint: Path, out: Path) -> None
         keep(checkpoint, epoch, net, opt, sched)
         print(f"epoch {epoch}: loss {total / len(items):.4f}, {time.time() - t:.0f} s",
               flush=True)
-    export(net, out)
+    export(net, out, ff.PATCH if refiner else ff.SIZE)
 
 
-def export(net: FieldNet, out: Path) -> None:
+def export(net: nn.Module, out: Path, size: int) -> None:
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, ff.SIZE, ff.SIZE), str(out), input_names=["image"],
-                      output_names=["marks"], opset_version=13, dynamo=False)
+    torch.onnx.export(net, torch.zeros(1, 3, size, size), str(out), input_names=["image"],
+                      output_names=["marks"], opset_version=13, dynamo=False,
+                      dynamic_axes={"image": {0: "n"}, "marks": {0: "n"}})
     print(f"wrote {out}")

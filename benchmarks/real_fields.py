@@ -2,6 +2,7 @@
 labels put its corners?
 
     python benchmarks/real_fields.py [--copies] [--list] [--finder classic|net] [--net FILE]
+        [--refiner FILE|none] [--renders N] [--starts]
 
 Each whole-field photo of benchmarks/data/real_boards.json (its chosen copy; with `--copies`
 also the other copies whose corners the labels carry: turned, sheared or cropped versions)
@@ -9,7 +10,8 @@ goes to `vision.corners.find_field`, which knows nothing of the labels. A field 
 found right when every found corner lies within a third of a point's width of the labelled
 one (issue 26's aim: 95% of real photos), the corners matched in the naming that fits best:
 of all eight for the classic finder, of the four its bar ends leave for the learned one
-(`--finder net`); which of those is right is orientation's work, measured apart. Printed: per
+(`--finder net`, its corners placed again by the refiner when one is installed or given with
+`--refiner`); which of those is right is orientation's work, measured apart. Printed: per
 fold and overall, photos found at all, found right, and the median corner error of those
 found, in point widths; `--list` gives each photo's error.
 """
@@ -45,31 +47,34 @@ def corner_error(namings, entry: dict) -> float:
                for named in namings) / point
 
 
-def namings(image: np.ndarray, finder: str, net: Path):
+def namings(image: np.ndarray, finder: str, net: Path, refiner: Path | None = None):
     """The namings of the corners a finder finds (None: no field found): the classic finder's
-    eight, the net's four (those its bar ends allow)."""
+    eight, the net's four (those its bar ends allow), its corners placed again by `refiner`
+    (None: not)."""
     if finder == "classic":
         found = find_field(image)
         return None if found is None else list(labellings(found))
-    field = field_finder.find(image, net)
+    field = field_finder.find(image, net, refiner)
     return None if field is None else field.namings()
 
 
-def measure(entries: list[dict], finder: str = "classic",
-            net: Path = field_finder.MODEL) -> list[dict]:
+def measure(entries: list[dict], finder: str = "classic", net: Path = field_finder.MODEL,
+            refiner: Path | None = None) -> list[dict]:
     """Each photo's corner error in point widths (None: no field found)."""
     results = []
     for entry in entries:
         image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
         if image is None:
             raise SystemExit(f"real_fields.py: cannot read {entry['copy']}")
-        found = namings(image, finder, Path(str(net).format(fold=entry["fold"])))
+        found = namings(image, finder, Path(str(net).format(fold=entry["fold"])),
+                        refiner and Path(str(refiner).format(fold=entry["fold"])))
         results.append({"name": entry["name"], "copy": entry["copy"], "fold": entry["fold"],
                         "error": None if found is None else corner_error(found, entry)})
     return results
 
 
-def measure_renders(frames: int, finder: str, net: Path) -> list[dict]:
+def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = None
+                    ) -> list[dict]:
     """The same on renders of the looks held out of training (seeds from RENDER_SEED on, apart
     from the training renders'), their family as the "fold"."""
     from bgboard.vision.looks import HELD_OUT, family_scene
@@ -79,7 +84,7 @@ def measure_renders(frames: int, finder: str, net: Path) -> list[dict]:
     for i in range(frames):
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
         shot = render(family_scene(seed, family), seed)
-        found = namings(shot.image, finder, net)
+        found = namings(shot.image, finder, net, refiner)
         entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
                  "image_size": shot.calibration["image_size"],
                  "geometry": shot.calibration["geometry"]}
@@ -142,13 +147,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--net", type=Path, default=field_finder.MODEL, metavar="FILE.onnx",
                         help="the learned finder's net; {fold} in the name is each photo's "
                              "fold, to cross-validate nets trained with that fold held out")
+    parser.add_argument("--refiner", default=str(field_finder.REFINER), metavar="FILE.onnx",
+                        help="the net that places the learned finder's corners again "
+                             "(default the installed one; none: not placed again); {fold} as "
+                             "for --net")
     args = parser.parse_args(argv)
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_fields.py: the photos are not at {PHOTOS}\n")
+    refiner = None if args.refiner == "none" else Path(args.refiner)
     labelled = [e for e in load_labels() if not e["partial"]]
     entries = labelled + ([c for e in labelled for c in copy_entries(e)] if args.copies else [])
     try:
-        results = measure(entries, args.finder, args.net)
+        results = measure(entries, args.finder, args.net, refiner)
     except ValueError as exc:  # no such net
         parser.exit(2, f"real_fields.py: {exc}\n")
     report(f"Field found in real board photos by the {args.finder} finder: {len(results)} "
@@ -160,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.renders:
         print()
         report(f"Field found in renders of the held-out looks by the {args.finder} finder: "
-               f"{args.renders} renders", measure_renders(args.renders, args.finder, args.net))
+               f"{args.renders} renders", measure_renders(args.renders, args.finder, args.net,
+                                                               refiner))
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")
         for r in results:

@@ -6,6 +6,7 @@ four corners and the bar's two ends in a photo of any board.
     python benchmarks/train_field_corners.py train --epochs 30       # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
     python benchmarks/real_fields.py --finder net                    # measure on real photos
+    python benchmarks/train_field_corners.py refine --real-folds 1,2,3,4   # the refiner
 
 Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
@@ -16,6 +17,11 @@ the folds left out are the ones to measure on. Each sample is turned by any angl
 shifted, mirrored and recoloured; the net learns a score per 8x8-pixel cell (a peak at each
 corner, another map for the bar ends) and each peak's place within its cell. Checkpoints
 every epoch (cache/<out's stem>.pt) and resumes.
+
+`refine` trains the refiner (`field_finder.refine`) on the same renders and real photos: each
+sample is one corner's view through corners moved off the labelled ones as the finder misses
+them (REFINE_MISS point widths, each corner apart, plus a shift of all four), maybe mirrored,
+recoloured; it learns where the labelled corner lies in that view.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
 TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SIGMA = 1.2  # peak width, cells
+REFINE_MISS = (0.45, 0.15, 1.3)  # refiner samples: corners missed by this (sd, point widths),
+# a fifth of them by the smaller sd (as after a first refining step), never beyond the last
 
 
 def marks(calibration: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -127,6 +135,24 @@ def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
     return net_input(x)[0], target
 
 
+def refine_sample(image: np.ndarray, corners: np.ndarray, _ends: np.ndarray, rng):
+    """A refiner input (one corner's view through corners moved off the labelled ones, maybe
+    mirrored, recoloured) and its target, where the labelled corner lies in it (u, v)."""
+    if rng.random() < 0.5:  # mirrored: White's edge runs the other way, still along u
+        image = image[:, ::-1]
+        corners = np.c_[image.shape[1] - 1 - corners[:, 0], corners[:, 1]][[1, 0, 3, 2]]
+    point = np.linalg.norm(corners[1] - corners[0]) * ff.POINT
+    sd, small, most = REFINE_MISS
+    spread = small if rng.random() < 0.2 else sd
+    moved = corners + (rng.normal(0, spread, (4, 2)) + rng.normal(0, spread / 2, 2)).clip(
+        -most, most) * point
+    named = dict(zip(CORNERS, map(tuple, moved), strict=True))
+    corner = CORNERS[rng.integers(4)]
+    view = ff.corner_patch(np.ascontiguousarray(image), named, corner)
+    truth = ff.to_patch_uv(ff.corner_view(named, corner), corners[CORNERS.index(corner)])
+    return net_input(recolour(view, rng))[0], truth.astype(np.float32)
+
+
 def recolour(image: np.ndarray, rng) -> np.ndarray:
     """Channels shuffled, lit, contrasted, sometimes blurred or made grey."""
     out = image[..., rng.permutation(3)].astype(np.float32)
@@ -140,14 +166,17 @@ def recolour(image: np.ndarray, rng) -> np.ndarray:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("render", "train"))
+    parser.add_argument("step", choices=("render", "train", "refine"))
     parser.add_argument("--frames", type=int, default=3000)
     parser.add_argument("--first", type=int, default=FIRST_SEED, help="first seed")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--cache", type=Path, default=CACHE)
-    parser.add_argument("--out", type=Path, default=ff.MODEL)
+    parser.add_argument("--out", type=Path,
+                        help="the ONNX file (default: the installed finder or refiner)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
+    parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, metavar="N",
+                        help=f"times each real photo is seen an epoch (default {REAL_REPEAT})")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.step == "render":
@@ -158,9 +187,12 @@ def main() -> None:
     items = load_renders(args.cache / "frames")
     if args.real_folds:
         real = load_real({int(f) for f in args.real_folds.split(",")})
-        print(f"{len(real)} real photos, each seen {REAL_REPEAT} times an epoch")
-        items += real * REAL_REPEAT
-    field_net.train(items, sample, args.epochs, args.cache / f"{args.out.stem}.pt", args.out)
+        print(f"{len(real)} real photos, each seen {args.real_repeat} times an epoch")
+        items += real * args.real_repeat
+    refiner = args.step == "refine"
+    out = args.out or (ff.REFINER if refiner else ff.MODEL)
+    field_net.train(items, refine_sample if refiner else sample, args.epochs,
+                    args.cache / f"{out.stem}.pt", out, refiner)
 
 
 if __name__ == "__main__":

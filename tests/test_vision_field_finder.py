@@ -60,3 +60,50 @@ def test_corners_that_cross_are_no_field(monkeypatch):
     monkeypatch.setattr(ff, "find", lambda image, model: ff.Field(crossed, (0, 2), 0.9))
     with pytest.raises(ValueError, match="no playing field found in the photo"):
         corners.field_namings(np.full((300, 400, 3), 128, np.uint8))
+
+
+FIELD = {"p1": (100.0, 500.0), "p12": (1200.0, 500.0), "p13": (1200.0, 100.0),
+         "p24": (100.0, 100.0)}  # seen from straight above: 1100 x 400 px
+
+
+@pytest.mark.parametrize("corner", ["p1", "p12", "p13", "p24"])
+def test_each_corner_is_seen_alike_the_field_below_and_right_whites_edge_across(corner):
+    view = ff.corner_view(FIELD, corner)
+    np.testing.assert_allclose(ff.from_patch_uv(view, (0, 0)), FIELD[corner], atol=1e-6)
+    point = 1100 * ff.POINT  # a point's width in pixels, along White's edge
+    inward = np.sign(np.subtract(FIELD["p13"], FIELD["p1"]))  # from p1 into the field
+    if corner in ("p12", "p13"):
+        inward[0] *= -1
+    if corner in ("p13", "p24"):
+        inward[1] *= -1
+    one_in = np.add(FIELD[corner], inward * point)
+    np.testing.assert_allclose(ff.to_patch_uv(view, one_in), (1, 1), atol=1e-6)  # both ways
+    patch_middle = ff.from_patch_uv(view, (0, 0))
+    assert ff.to_patch_uv(view, patch_middle) == pytest.approx((0, 0), abs=1e-9)
+
+
+class SaysEveryCornerIsAt:
+    """Stands in for the refiner's net (none is installed): the same (u, v) for every view."""
+
+    def __init__(self, uv):
+        self.uv = np.array(uv, np.float32)
+
+    def setInput(self, x):  # noqa: N802  (cv2.dnn.Net's name)
+        self.n = len(x)
+
+    def forward(self):
+        return np.tile(self.uv, (self.n, 1))
+
+
+def test_the_refiner_moves_each_corner_where_it_says_keeping_the_ring(monkeypatch):
+    field = ff.Field(ff.ring(np.array(list(FIELD.values()))), (0, 2), 0.9)
+    monkeypatch.setattr(ff, "REFINE_STEPS", 1)
+    monkeypatch.setattr(ff, "net", lambda model: SaysEveryCornerIsAt((0.5, 0.0)))
+    moved = ff.refine(np.zeros((600, 1300, 3), np.uint8), field, Path("refiner.onnx"))
+    half = 0.5 * 1100 * ff.POINT  # half a point along White's edge, into the field
+    expected = field.corners + np.array([[half, 0], [-half, 0], [-half, 0], [half, 0]])
+    np.testing.assert_allclose(moved.corners, expected, atol=1e-6)
+    assert moved.bar_edges == field.bar_edges
+    monkeypatch.setattr(ff, "net", lambda model: SaysEveryCornerIsAt((ff.REACH, 0.0)))
+    kept = ff.refine(np.zeros((600, 1300, 3), np.uint8), field, Path("refiner.onnx"))
+    np.testing.assert_allclose(kept.corners, field.corners)  # outside its view: not moved

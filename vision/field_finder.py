@@ -18,13 +18,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..calibration.file import CORNERS
+from ..calibration.file import CORNERS, FIELD_CORNERS
+from ..calibration.geometry import BAR_WIDTH
 from .dice import MODELS, net_input
 
 MODEL = MODELS / "field_corners.onnx"
+REFINER = MODELS / "field_corner_refine.onnx"
 SIZE = 256  # the net's input side, pixels
 STRIDE = 8  # input pixels per output cell
 FOUND = 0.3  # the least peak score of a corner
+PATCH = 64  # the refiner's input side, pixels
+REACH = 1.5  # the refiner sees this many point widths either side of a corner
+POINT = (1 - BAR_WIDTH) / 12  # a point's width on a usual board, in field widths
+REFINE_STEPS = 2  # times each corner is placed again, each through the corners placed before
 
 
 @cache
@@ -94,9 +100,11 @@ def bar_edges(corners: np.ndarray, ends: np.ndarray) -> tuple[int, int]:
     return (0, 2) if cost[0] <= cost[1] else (1, 3)
 
 
-def find(image: np.ndarray, model: Path = MODEL) -> Field | None:
+def find(image: np.ndarray, model: Path = MODEL, refiner: Path | None = REFINER
+         ) -> Field | None:
     """The playing field in a BGR photo of a board, or None when the net finds no four
-    corners."""
+    corners; each corner then placed again by the refiner (`refine`) when it is installed
+    (None: not placed again)."""
     sq, k = square(image)
     finder = net(model)
     finder.setInput(net_input(sq))
@@ -107,4 +115,60 @@ def find(image: np.ndarray, model: Path = MODEL) -> Field | None:
     ends = peaks(bar_heat, dx, dy, 2)
     ends = ends[ends[:, 2] >= FOUND, :2] / k
     placed = ring(corners[:, :2] / k)
-    return Field(placed, bar_edges(placed, ends), float(corners[:, 2].min()))
+    field = Field(placed, bar_edges(placed, ends), float(corners[:, 2].min()))
+    return refine(image, field, refiner) if refiner and refiner.is_file() else field
+
+
+def corner_view(named: dict, corner: str) -> np.ndarray:
+    """For a field named by `named` (image pixels of p1 p12 p13 p24), the homography from a
+    corner's refiner patch to image pixels. The patch is REACH point widths either side of
+    the corner, the field below and to the right of it, White's edge across, for every
+    corner alike (`to_patch_uv` and `from_patch_uv` say where in it a point lies)."""
+    src = np.float32([FIELD_CORNERS[k] for k in CORNERS])
+    to_image = cv2.getPerspectiveTransform(src, np.float32([named[k] for k in CORNERS]))
+    c = {k: np.asarray(v, float) for k, v in named.items()}
+    aspect = (np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])) / (
+        np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"]))
+    cx, cy = FIELD_CORNERS[corner]
+    sx, sy = (1 - 2 * cx) * POINT, (1 - 2 * cy) * POINT * aspect  # field units per point width
+    k = 2 * REACH / PATCH
+    patch_to_field = np.array([[sx * k, 0, cx - sx * REACH], [0, sy * k, cy - sy * REACH],
+                               [0, 0, 1]])
+    return to_image @ patch_to_field
+
+
+def from_patch_uv(matrix: np.ndarray, uv) -> np.ndarray:
+    """Image pixels of (u, v) in a corner's patch (`corner_view`'s `matrix`): point widths
+    from the corner, into the field."""
+    at = np.asarray(uv, float) * PATCH / (2 * REACH) + PATCH / 2
+    return cv2.perspectiveTransform(at.reshape(1, 1, 2), matrix)[0, 0]
+
+
+def to_patch_uv(matrix: np.ndarray, xy) -> np.ndarray:
+    """(u, v) in a corner's patch of an image point (the inverse of `from_patch_uv`)."""
+    at = cv2.perspectiveTransform(np.asarray(xy, float).reshape(1, 1, 2), np.linalg.inv(matrix))
+    return (at[0, 0] - PATCH / 2) * 2 * REACH / PATCH
+
+
+def corner_patch(image: np.ndarray, named: dict, corner: str) -> np.ndarray:
+    """The refiner's PATCH x PATCH view of one corner of a named field (`corner_view`)."""
+    return cv2.warpPerspective(image, corner_view(named, corner), (PATCH, PATCH),
+                               flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def refine(image: np.ndarray, field: Field, model: Path = REFINER) -> Field:
+    """The field with each corner placed again by the refiner: a small net that looks at the
+    photo around each corner (REACH point widths either side, through the corners found) and
+    says where in that view the field's corner is (u, v in point widths). Done REFINE_STEPS
+    times; a corner the refiner puts outside its view keeps its place."""
+    refiner = net(model)
+    named = field.namings()[0]
+    for _ in range(REFINE_STEPS):
+        refiner.setInput(net_input(np.stack([corner_patch(image, named, k) for k in CORNERS])))
+        named = {k: tuple(from_patch_uv(corner_view(named, k), uv))
+                 if np.abs(uv).max() < REACH else named[k]
+                 for k, uv in zip(CORNERS, refiner.forward(), strict=True)}
+    start = field.bar_edges[0]  # the ring index of p1 in namings()[0], the others following
+    corners = np.array([named[CORNERS[(i - start) % 4]] for i in range(4)], float)
+    return Field(corners, field.bar_edges, field.score)
