@@ -87,14 +87,16 @@ def test_a_game_position_is_read_with_the_fewest_pips_first_and_the_rest_beside(
     assert obs["xgid"] == xgid(pos, MatchState(dice=dice))
     assert err == (f"bgboard read: {tmp_path / 'photo.png'}: 8 black checkers are not on the "
                    "field: counted as borne off (say --bar-white/--bar-black N if on the bar "
-                   "out of view)\n")
+                   f"out of view)\nbgboard read: {tmp_path / 'photo.png'}: the cube is not read "
+                   "from the photo: the XGID has it at 1 in the middle (say --cube N and "
+                   "--cube-owner white|black)\n")
 
 
 def test_checkers_out_of_view_put_on_the_bar_change_the_ids(tmp_path, capsys):
     scene = random_scene(0, hand=0.0)
     code, obs, err = read_json(tmp_path, capsys, render(scene, 0).image, "--bar-black", "2",
-                               "--on-roll", "black")
-    assert code == 0 and err == ""
+                               "--on-roll", "black", "--cube", "1")
+    assert code == 0 and err == ""  # told where the checkers and the cube are: nothing to say
     assert obs["bar"] == {"white": 1, "black": 2} and obs["off"] == {"white": 0, "black": 6}
     pos = Position(tuple(scene.points), 1, 2, BLACK)
     assert obs["position_id"] == position_id(pos)

@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from ...engine.board import START_POINTS
 from ..photo import HOMES, WHITES, PhotoReading, position_ids, put_on_bar, read_photo
 from . import example
 
@@ -32,8 +33,9 @@ def register(subparsers) -> None:
                         "White plays these checkers (default: White is light, seat unknown)")
     p.add_argument("--on-roll", choices=("white", "black"), default="white",
                    help="the player on roll in the XGID and Position ID (default white)")
-    p.add_argument("--cube", type=int, default=1, metavar="N",
-                   help="the cube's value for the XGID (default 1: the cube is not read)")
+    p.add_argument("--cube", type=int, metavar="N",
+                   help="the cube's value for the XGID (default 1, said on stderr: the cube "
+                        "is not read from the photo)")
     p.add_argument("--cube-owner", choices=("white", "black"),
                    help="who owns the cube (default: in the middle)")
     p.add_argument("--bar-white", type=int, default=0, metavar="N",
@@ -86,9 +88,10 @@ def check_options(args) -> None:
     if args.calibration and (args.home or args.white):
         raise ValueError("--home and --white name the corners of a board found in the photo: "
                          "not with --calibration")
-    if args.cube < 1 or args.cube & (args.cube - 1) or args.cube > 1024:
+    if args.cube is not None and (args.cube < 1 or args.cube & (args.cube - 1)
+                                  or args.cube > 1024):
         raise ValueError(f"--cube {args.cube}: a cube is 1, 2, 4, ... 1024")
-    if args.cube_owner and args.cube == 1:
+    if args.cube_owner and (args.cube or 1) == 1:
         raise ValueError("--cube-owner: a cube of 1 is in the middle (give --cube 2 or more)")
     if min(args.bar_white, args.bar_black) < 0:
         raise ValueError("--bar-white and --bar-black count checkers: 0 or more")
@@ -97,7 +100,7 @@ def check_options(args) -> None:
 def with_ids(obs: dict, args) -> dict:
     """The reading with the unseen checkers put on the bar as told, and its IDs."""
     obs = put_on_bar(obs, args.bar_white, args.bar_black)
-    return {**obs, **position_ids(obs, args.on_roll, args.cube, args.cube_owner)}
+    return {**obs, **position_ids(obs, args.on_roll, args.cube or 1, args.cube_owner)}
 
 
 def observe(image, reader, args) -> dict:
@@ -112,14 +115,21 @@ def observe(image, reader, args) -> dict:
                if others else {})}
 
 
-def missing_note(path: Path, obs: dict, args) -> str | None:
-    """A line saying which checkers the photo does not show when they are counted off
-    without being told so, or None."""
+def notes(path: Path, obs: dict, args) -> list[str]:
+    """Lines saying what an XGID took without being told and the photo cannot tell: where
+    checkers it does not show went (counted as borne off), and the cube (at 1 in the middle:
+    it is not read from the photo; said only past the start position, where it can have been
+    turned)."""
+    out = []
     unseen = [f"{n} {colour}" for colour, n in obs["off"].items() if n]
-    if not unseen or args.bar_white or args.bar_black:
-        return None
-    return (f"bgboard read: {path}: {' and '.join(unseen)} checkers are not on the field: "
-            "counted as borne off (say --bar-white/--bar-black N if on the bar out of view)")
+    if unseen and not (args.bar_white or args.bar_black):
+        out.append(f"bgboard read: {path}: {' and '.join(unseen)} checkers are not on the "
+                   "field: counted as borne off (say --bar-white/--bar-black N if on the bar "
+                   "out of view)")
+    if args.cube is None and tuple(obs["points"]) != START_POINTS:
+        out.append(f"bgboard read: {path}: the cube is not read from the photo: the XGID has "
+                   "it at 1 in the middle (say --cube N and --cube-owner white|black)")
+    return out
 
 
 def run(args) -> int:
@@ -148,8 +158,7 @@ def run(args) -> int:
             print(json.dumps({"image": str(path), **obs} if batch else obs), flush=True)
         else:
             print(f"{path}:\n{text(obs)}" if batch else text(obs), flush=True)
-        note = missing_note(path, obs, args) if "xgid" in obs else None
-        if note:
+        for note in notes(path, obs, args) if "xgid" in obs else ():
             print(note, file=sys.stderr)
     if status:
         print("bgboard read: error: some images could not be read", file=sys.stderr)
