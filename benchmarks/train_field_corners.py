@@ -148,9 +148,10 @@ def refine_sample(image: np.ndarray, corners: np.ndarray, _ends: np.ndarray, rng
         -most, most) * point
     named = dict(zip(CORNERS, map(tuple, moved), strict=True))
     corner = CORNERS[rng.integers(4)]
-    view = ff.corner_patch(np.ascontiguousarray(image), named, corner)
-    truth = ff.to_patch_uv(ff.corner_view(named, corner), corners[CORNERS.index(corner)])
-    return net_input(recolour(view, rng))[0], truth.astype(np.float32)
+    view = ff.corner_view(named, corner)
+    patch = ff.corner_patch(np.ascontiguousarray(image), view)
+    truth = ff.to_patch_uv(view, corners[CORNERS.index(corner)])
+    return net_input(recolour(patch, rng))[0], truth.astype(np.float32)
 
 
 def recolour(image: np.ndarray, rng) -> np.ndarray:

@@ -50,11 +50,7 @@ class Calibration:
 
     def homography(self) -> np.ndarray:
         """3x3 matrix taking field coordinates (0..1, 0..1) to image pixels."""
-        import cv2
-
-        src = np.float32([FIELD_CORNERS[k] for k in CORNERS])
-        dst = np.float32([self.corners_px[k] for k in CORNERS])
-        return cv2.getPerspectiveTransform(src, dst)
+        return field_homography(self.corners_px)
 
     def field_to_px(self, xy) -> np.ndarray:
         """Image pixels of field points (N x 2)."""
@@ -70,10 +66,7 @@ class Calibration:
 
     def aspect(self) -> float:
         """Field width / height as seen: mean long-side over mean short-side length in pixels."""
-        c = {k: np.asarray(v) for k, v in self.corners_px.items()}
-        width = np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])
-        height = np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"])
-        return float(width / height)
+        return seen_aspect(self.corners_px)
 
     def board_patches(self) -> np.ndarray | None:
         """The bare look of the user's board (`BoardLook.patches`) when it was cut through
@@ -154,6 +147,25 @@ def _int(v) -> bool:
 
 def _num(v) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v)
+
+
+def field_homography(corners: dict) -> np.ndarray:
+    """3x3 matrix taking field coordinates (0..1, 0..1) to the image pixels of the field whose
+    corners p1 p12 p13 p24 are `corners`."""
+    import cv2
+
+    src = np.float32([FIELD_CORNERS[k] for k in CORNERS])
+    dst = np.float32([corners[k] for k in CORNERS])
+    return cv2.getPerspectiveTransform(src, dst)
+
+
+def seen_aspect(corners: dict) -> float:
+    """Width / height of the field whose corners are `corners`, as seen: mean long-side over
+    mean short-side length in pixels."""
+    c = {k: np.asarray(v) for k, v in corners.items()}
+    width = np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])
+    height = np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"])
+    return float(width / height)
 
 
 def _check_corners(corners: dict, size: tuple[int, int]) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..calibration.file import CORNERS, FIELD_CORNERS
+from ..calibration.file import CORNERS, FIELD_CORNERS, field_homography, seen_aspect
 from ..calibration.geometry import BAR_WIDTH
 from .dice import MODELS, net_input
 
@@ -124,17 +124,13 @@ def corner_view(named: dict, corner: str) -> np.ndarray:
     corner's refiner patch to image pixels. The patch is REACH point widths either side of
     the corner, the field below and to the right of it, White's edge across, for every
     corner alike (`to_patch_uv` and `from_patch_uv` say where in it a point lies)."""
-    src = np.float32([FIELD_CORNERS[k] for k in CORNERS])
-    to_image = cv2.getPerspectiveTransform(src, np.float32([named[k] for k in CORNERS]))
-    c = {k: np.asarray(v, float) for k, v in named.items()}
-    aspect = (np.linalg.norm(c["p12"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p24"])) / (
-        np.linalg.norm(c["p24"] - c["p1"]) + np.linalg.norm(c["p13"] - c["p12"]))
+    aspect = seen_aspect(named)
     cx, cy = FIELD_CORNERS[corner]
     sx, sy = (1 - 2 * cx) * POINT, (1 - 2 * cy) * POINT * aspect  # field units per point width
     k = 2 * REACH / PATCH
     patch_to_field = np.array([[sx * k, 0, cx - sx * REACH], [0, sy * k, cy - sy * REACH],
                                [0, 0, 1]])
-    return to_image @ patch_to_field
+    return field_homography(named) @ patch_to_field
 
 
 def from_patch_uv(matrix: np.ndarray, uv) -> np.ndarray:
@@ -150,9 +146,9 @@ def to_patch_uv(matrix: np.ndarray, xy) -> np.ndarray:
     return (at[0, 0] - PATCH / 2) * 2 * REACH / PATCH
 
 
-def corner_patch(image: np.ndarray, named: dict, corner: str) -> np.ndarray:
-    """The refiner's PATCH x PATCH view of one corner of a named field (`corner_view`)."""
-    return cv2.warpPerspective(image, corner_view(named, corner), (PATCH, PATCH),
+def corner_patch(image: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """The refiner's PATCH x PATCH view of one corner (`view`: its `corner_view`)."""
+    return cv2.warpPerspective(image, view, (PATCH, PATCH),
                                flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
 
@@ -165,10 +161,11 @@ def refine(image: np.ndarray, field: Field, model: Path = REFINER) -> Field:
     refiner = net(model)
     named = field.namings()[0]
     for _ in range(REFINE_STEPS):
-        refiner.setInput(net_input(np.stack([corner_patch(image, named, k) for k in CORNERS])))
-        named = {k: tuple(from_patch_uv(corner_view(named, k), uv))
+        views = [corner_view(named, k) for k in CORNERS]
+        refiner.setInput(net_input(np.stack([corner_patch(image, v) for v in views])))
+        named = {k: tuple(from_patch_uv(view, uv))
                  if np.abs(uv).max() < REACH else named[k]
-                 for k, uv in zip(CORNERS, refiner.forward(), strict=True)}
+                 for k, view, uv in zip(CORNERS, views, refiner.forward(), strict=True)}
     start = field.bar_edges[0]  # the ring index of p1 in namings()[0], the others following
     corners = np.array([named[CORNERS[(i - start) % 4]] for i in range(4)], float)
     return Field(corners, field.bar_edges, field.score)
