@@ -23,6 +23,7 @@ from bgboard.vision.dice import net_input
 
 BATCH = 256
 CHANNELS = 6  # the patch (BGR) and what its place looks like bare (BGR)
+WIDTHS = (24, 32, 48, 64)  # the four convolutions' channels (the shipped net)
 
 
 def block(c_in: int, c_out: int, stride: int = 1) -> nn.Sequential:
@@ -34,12 +35,13 @@ class ColumnNet(nn.Module):
     """Count (16 classes) and set (2 classes) of the checkers in one column patch, seen beside
     its bare reference."""
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = WIDTHS) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.features = nn.Sequential(  # both first layers halve the patch: 28 x 8 cells
-            block(CHANNELS, 24, stride=2), block(24, 32, stride=2), block(32, 48),
-            nn.MaxPool2d(2), block(48, 64))
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
+            block(CHANNELS, a, stride=2), block(a, b, stride=2), block(b, c),
+            nn.MaxPool2d(2), block(c, d))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(d * 14 * 4, 96), nn.ReLU(),
                                   nn.Dropout(0.2))
         self.count = nn.Linear(96, 16)
         self.colour = nn.Linear(96, 2)
@@ -80,14 +82,14 @@ def losses(count_logits: torch.Tensor, colour_logits: torch.Tensor, signed: torc
 
 
 def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path,
-          device: str = "cpu") -> None:
+          device: str = "cpu", widths: tuple[int, int, int, int] = WIDTHS) -> None:
     """Train on `device` (the patches are moved there whole; resuming from cache/<out's
     name>.pt), then export to `out` as ONNX."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
     gen = torch.Generator(device).manual_seed(0)
-    net = ColumnNet().to(device)
+    net = ColumnNet(widths).to(device)
     data = torch.from_numpy(patches).to(device)
     signed = torch.from_numpy(counts).to(device)
     steps = len(data) // BATCH + 1

@@ -229,6 +229,8 @@ def main() -> None:
                         help=f"cuts of each real photo an epoch (default {REAL_CUTS})")
     parser.add_argument("--device", default="cpu",
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
+    parser.add_argument("--widths", default="24,32,48,64",
+                        help="the net's four convolutions' channels (default: the shipped net's)")
     args = parser.parse_args()
     if args.step == "render":
         looks = tuple(args.looks.split(","))
@@ -244,7 +246,11 @@ def main() -> None:
             real = real_patches(folds, args.real_cuts)
             print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo)")
         patches, counts, _ = load(args.cache / "train", real)
-        checker_net.train(patches, counts, args.epochs, args.cache, args.out, args.device)
+        widths = tuple(int(w) for w in args.widths.split(","))
+        if len(widths) != 4:
+            parser.error("--widths: four numbers, e.g. 16,24,32,48")
+        checker_net.train(patches, counts, args.epochs, args.cache, args.out, args.device,
+                          widths)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
         import checker_net
