@@ -73,17 +73,21 @@ def measure(entries: list[dict], finder: str = "classic", net: Path = field_find
     return results
 
 
-def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = None
-                    ) -> list[dict]:
+def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = None,
+                    walls: bool = False) -> list[dict]:
     """The same on renders of the looks held out of training (seeds from RENDER_SEED on, apart
-    from the training renders'), their family as the "fold"."""
+    from the training renders'), their family as the "fold"; with `walls`, each board a box
+    whose walls show (as `train_field_corners.py render --walls` draws them)."""
+    from train_field_corners import boxed  # beside this script
+
     from bgboard.vision.looks import HELD_OUT, family_scene
     from bgboard.vision.synth import render
 
     results = []
     for i in range(frames):
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
-        shot = render(family_scene(seed, family), seed)
+        scene = family_scene(seed, family)
+        shot = render(boxed(scene, seed) if walls else scene, seed)
         found = namings(shot.image, finder, net, refiner)
         entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
                  "image_size": shot.calibration["image_size"],
@@ -141,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also bgboard calibrate's corners on the start-position photos")
     parser.add_argument("--renders", type=int, default=0, metavar="N",
                         help="also N renders of the looks held out of training")
+    parser.add_argument("--walls", action="store_true",
+                        help="those renders as boxes whose walls show beside the field")
     parser.add_argument("--finder", choices=("classic", "net"), default="classic",
                         help="the classic finder (quadrilaterals on colour edges; default) or "
                              "the learned one (vision.field_finder)")
@@ -170,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.renders:
         print()
         report(f"Field found in renders of the held-out looks by the {args.finder} finder: "
-               f"{args.renders} renders", measure_renders(args.renders, args.finder, args.net,
-                                                               refiner))
+               f"{args.renders} renders{' with walls' if args.walls else ''}",
+               measure_renders(args.renders, args.finder, args.net, refiner, args.walls))
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")
         for r in results:

@@ -38,12 +38,13 @@ from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
 from bgboard.vision.dice import net_input
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
-from bgboard.vision.synth import render
+from bgboard.vision.synth import render, with_look
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
 FIRST_SEED = 600_000
 KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
+RAISED = (0.015, 0.07)  # `--walls`: how much larger the box's top looks than its field
 TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SIGMA = 1.2  # peak width, cells
 REFINE_MISS = (0.45, 0.15, 1.3)  # refiner samples: corners missed by this (sd, point widths),
@@ -58,14 +59,25 @@ def marks(calibration: dict) -> tuple[np.ndarray, np.ndarray]:
             cal.field_to_px([(middle, 0.0), (middle, 1.0)]).astype(np.float32))
 
 
-def render_frames(frames: int, first: int, folder: Path) -> None:
-    """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk."""
+def boxed(scene, seed: int):
+    """`scene` as a box whose frame and bar stand above the field (`synth.Look.raised`), seen
+    from a camera over a random place near the picture's middle: walls beside the field."""
+    rng = np.random.default_rng([seed, 26])
+    nadir = np.array([640.0, 360.0]) + rng.normal(0, 350, 2)
+    return with_look(scene, raised=float(rng.uniform(*RAISED)), nadir=tuple(nadir.tolist()))
+
+
+def render_frames(frames: int, first: int, folder: Path, walls: bool = False) -> None:
+    """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk;
+    with `walls`, every board a box with walls (`boxed`)."""
     folder.mkdir(parents=True, exist_ok=True)
     start = time.time()
     for seed in range(first, first + frames):
         if (folder / f"{seed}.json").exists():
             continue
         scene = family_scene(seed, TRAIN_LOOKS[seed % len(TRAIN_LOOKS)])
+        if walls:
+            scene = boxed(scene, seed)
         shot = render(scene, seed)
         k = KEPT_WIDTH / shot.image.shape[1]
         corners, ends = marks(shot.calibration)
@@ -178,10 +190,12 @@ def main() -> None:
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
     parser.add_argument("--real-repeat", type=int, default=REAL_REPEAT, metavar="N",
                         help=f"times each real photo is seen an epoch (default {REAL_REPEAT})")
+    parser.add_argument("--walls", action="store_true",
+                        help="render: every board a box whose walls show beside the field")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.step == "render":
-        render_frames(args.frames, args.first, args.cache / "frames")
+        render_frames(args.frames, args.first, args.cache / "frames", args.walls)
         return
     import field_net  # beside this script: the PyTorch half
 

@@ -70,6 +70,16 @@ def test_renders_of_the_held_out_looks_are_measured_alike():
     assert results[3]["error"] == pytest.approx(0.111, abs=0.001)
 
 
+def test_renders_with_walls_are_the_same_boards_as_boxes():
+    from bgboard.vision import field_finder
+
+    results = real_fields.measure_renders(4, "classic", field_finder.MODEL, walls=True)
+    assert [(r["name"], r["fold"]) for r in results] == [
+        ("700000", "logo"), ("700001", "marble"), ("700002", "logo"), ("700003", "marble")]
+    assert [r["error"] is None for r in results] == [True, True, True, False]
+    assert results[3]["error"] == pytest.approx(0.228, abs=0.001)  # 0.111 without walls
+
+
 @pytest.mark.skipif(not real_fields.PHOTOS.is_dir(), reason="no real photos")
 def test_calibrate_on_the_real_start_photos_is_measured_in_its_own_naming():
     entries = [e for e in real_fields.load_labels() if not e["partial"]]

@@ -11,6 +11,7 @@ from bgboard.vision.synth import (
     random_look,
     random_scene,
     render,
+    with_look,
 )
 
 
@@ -58,3 +59,20 @@ def test_pyramid_is_five_four_three_two_one():
     assert [sum(1 for k, _ in spots if k == layer) for layer in range(5)] == [5, 4, 3, 2, 1]
     assert pyramid(6)[5] == (1, 1.0)  # the 6th sits in the first gap
     assert pyramid(3) == [(0, 0.5), (0, 1.5), (0, 2.5)]
+
+
+def test_a_raised_box_shows_the_walls_facing_the_camera_and_hides_the_others():
+    empty = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
+    flat = render(empty, 3)
+    above = render(with_look(empty, raised=0.05, nadir=(640.0, 360.0)), 3)
+    aside = render(with_look(empty, raised=0.05, nadir=(-2000.0, 360.0)), 3)
+    assert above.calibration == flat.calibration == aside.calibration  # the field's plane
+    flat_px, above_px, aside_px = (shot.image.astype(int) for shot in (flat, above, aside))
+    # From above the middle: the left wall shows beyond the field's left edge (x = 180), the
+    # frame's top 0.05 further out; it is shaded darker than the frame's top; the field is
+    # as before (the left half, away from the raised bar).
+    assert np.all(above_px[360, 168] < 0.7 * flat_px[360, 168])
+    assert np.array_equal(above_px[300:420, 190:560], flat_px[300:420, 190:560])
+    # From far to the left: the top moves right over the field's left edge (to x = 289) and
+    # hides it.
+    assert np.abs(aside_px[360, 230] - flat_px[360, 230]).max() > 30

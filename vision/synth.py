@@ -102,6 +102,9 @@ class Look:
     # as a share of the field's height (0: a flat board)
     ornament: str = "none"  # none | knob (a round knob at each point's tip) | disc (an inlaid
     # disc at each point's base): round shapes on bare points, where a checker would lie
+    raised: float = 0.0  # how much larger the frame's and the bar's top look than the field,
+    # seen from the camera: wall height / (camera height - wall height); 0: a flat board
+    nadir: tuple[float, float] = (640.0, 360.0)  # frame pixel straight below the camera
 
 
 @dataclass(frozen=True)
@@ -665,6 +668,8 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
     _draw_dice(board, look, scene.dice, origin)
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
+    if look.raised:
+        _raise_box(img, board, look, homography)
     if scene.hand:
         rng = _resume(state)
         _draw_hand(img, rng, look)
@@ -679,6 +684,38 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
                         borderMode=cv2.BORDER_REFLECT)
     image = _finish(img, noise, look)
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
+
+
+def _raise_box(img, board, look: Look, homography) -> None:
+    """Draw the frame and the bar raised above the field, as the camera sees a box: the walls
+    facing it (inner walls of each half, outer walls of the side it looks over) between each
+    edge on the field's plane and the same edge on the top's, then the top itself over them.
+    The top's plane is the field's scaled about the nadir (a pinhole camera looking down), so
+    the near walls hide the field's edge and the far ones show below the frame's edge."""
+    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
+    nx, ny = look.nadir
+    scale = 1 + look.raised
+    up = np.array([[scale, 0, nx * (1 - scale)], [0, scale, ny * (1 - scale)], [0, 0, 1]])
+    top = up @ homography
+    walls = [((0, 0), (cw, 0), (cw, ch), (0, ch))]  # the outer walls
+    walls += [((x0, oy), (x1, oy), (x1, oy + fh), (x0, oy + fh)) for x0, x1 in
+              ((ox, bx0), (bx1, ox + fw))]  # each half's inner walls
+    frame = np.array(look.frame, np.float32)
+    for ring in walls:
+        ring = np.array(ring, np.float32)[None]
+        low = cv2.perspectiveTransform(ring, homography)[0]
+        high = cv2.perspectiveTransform(ring, top)[0]
+        for k in range(4):
+            quad = np.array([low[k], low[k - 3], high[k - 3], high[k]]) * 16
+            shade = 0.5 + 0.12 * k  # each side lit differently
+            cv2.fillPoly(img, [quad.astype(np.int32)], (frame * shade).tolist(), cv2.LINE_AA, 4)
+    raised = np.ones((ch, cw), np.float32)
+    raised[oy:oy + fh, ox:round(bx0)] = 0
+    raised[oy:oy + fh, round(bx1):ox + fw] = 0
+    cover = cv2.warpPerspective(raised, top, FRAME_SIZE)[..., None]
+    img[:] = img * (1 - cover) + cv2.warpPerspective(board, top, FRAME_SIZE,
+                                                     flags=cv2.INTER_AREA) * cover
 
 
 @functools.lru_cache(maxsize=8)
