@@ -76,8 +76,9 @@ def measure(entries: list[dict], finder: str = "classic", net: Path = field_find
 def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = None,
                     walls: bool = False) -> list[dict]:
     """The same on renders of the looks held out of training (seeds from RENDER_SEED on, apart
-    from the training renders'), their family as the "fold"; with `walls`, each board a box
-    whose walls show (as `train_field_corners.py render --walls` draws them)."""
+    from the training renders'), their family as the "fold", read by fold 0's nets (no fold
+    ever trained on them); with `walls`, each board a box whose walls show (as
+    `train_field_corners.py render --walls` draws them)."""
     from train_field_corners import boxed  # beside this script
 
     from bgboard.vision.looks import HELD_OUT, family_scene
@@ -88,7 +89,8 @@ def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = 
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
         scene = family_scene(seed, family)
         shot = render(boxed(scene, seed) if walls else scene, seed)
-        found = namings(shot.image, finder, net, refiner)
+        found = namings(shot.image, finder, Path(str(net).format(fold=0)),
+                        refiner and Path(str(refiner).format(fold=0)))
         entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
                  "image_size": shot.calibration["image_size"],
                  "geometry": shot.calibration["geometry"]}
@@ -161,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_fields.py: the photos are not at {PHOTOS}\n")
     refiner = None if args.refiner == "none" else Path(args.refiner)
+    if refiner and refiner != field_finder.REFINER:
+        missing = sorted({str(refiner).format(fold=f) for f in range(5)
+                          if not Path(str(refiner).format(fold=f)).is_file()})
+        if missing:
+            parser.exit(2, f"real_fields.py: no refiner {missing[0]}\n")
     labelled = [e for e in load_labels() if not e["partial"]]
     entries = labelled + ([c for e in labelled for c in copy_entries(e)] if args.copies else [])
     try:

@@ -53,6 +53,14 @@ def test_a_missing_net_is_one_line_and_exit_2(tmp_path, capsys):
                                        f"({tmp_path / 'none.onnx'} is missing)\n")
 
 
+def test_a_missing_refiner_twin_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "r0.onnx").write_bytes(b"")
+    with pytest.raises(SystemExit) as exc:
+        real_fields.main(["--finder", "net", "--refiner", str(tmp_path / "r{fold}.onnx")])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == f"real_fields.py: no refiner {tmp_path / 'r1.onnx'}\n"
+
+
 def test_a_bad_option_is_one_line_and_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         real_fields.main(["--fold", "1"])
