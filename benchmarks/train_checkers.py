@@ -9,6 +9,7 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --device cuda
     benchmarks/train_checkers_gpu.sh FOLDS base,more c:8:60   # all of it, a net per fold, on a GPU
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
+    python benchmarks/train_checkers.py quantize --net FOLDS/c0.onnx   # -> 8-bit, installed
 
 Frames are drawn from the named looks of `vision.looks` except the held-out ones (seeds
 400000 and up for training; four positions on each look), read with a calibration of corners
@@ -23,7 +24,10 @@ corners; the points only, uncertain ones left out), each photo cut REAL_CUTS tim
 corners moved a few pixels: the folds left out are the ones to score on. ADAPTED of the
 rendered frames are seen beside another frame's `board_references` (as a reader adapted to the
 board at calibration sees them). Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`);
-bgboard runs the exported net with OpenCV.
+bgboard runs the exported net with OpenCV. `quantize` (needs onnxruntime, for its quantizer
+only) writes an 8-bit copy of a trained net, which OpenCV runs faster with the same readings:
+weights per channel, each layer's input range measured on the net's inputs from QUANT_FRAMES
+renders of the trained looks.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from bgboard.vision.columns import (
     beside_references,
     board_references,
 )
+from bgboard.vision.dice import net_input
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.synth import render
 
@@ -56,6 +61,7 @@ REAL_CUTS = 60  # cuts of each real photo per epoch (four folds of photos agains
 REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)
 LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
+QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
 BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
 # fill their points (the real photos' boxes: median 1.04 of a column, quartiles 1.00-1.08);
 # the renderer's looks draw 0.86-0.96
@@ -209,9 +215,36 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS) -> tuple[np.ndarray, np
     return np.concatenate(patches), np.concatenate(counts)
 
 
+def quantize(model: Path, out: Path) -> None:
+    """An 8-bit copy of `model` (ONNX QLinear operators, which OpenCV's DNN runs): weights
+    per output channel, activations scaled to the ranges met on QUANT_FRAMES renders."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+
+    seeds = iter(range(QUANT_SEED, QUANT_SEED + QUANT_FRAMES))
+
+    class Renders(CalibrationDataReader):
+        def get_next(self) -> dict | None:
+            seed = next(seeds, None)
+            if seed is None:
+                return None
+            patches = frame_patches(seed, TRAIN_LOOKS)[0]
+            return {"patch": net_input(beside_references(patches))}
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    quantize_static(str(model), str(out), Renders(), quant_format=QuantFormat.QOperator,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                    per_channel=True)
+    print(f"wrote {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=("render", "train", "score"))
+    parser.add_argument("step", choices=("render", "train", "score", "quantize"))
     parser.add_argument("--frames", type=int, default=3000)
     parser.add_argument("--first", type=int, default=400_000, help="first seed")
     parser.add_argument("--epochs", type=int, default=12)
@@ -231,8 +264,14 @@ def main() -> None:
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
     parser.add_argument("--widths", default="24,32,48,64",
                         help="the net's four convolutions' channels (default: the shipped net's)")
+    parser.add_argument("--net", type=Path, metavar="FILE.onnx",
+                        help="quantize: the trained net to copy in 8 bits")
     args = parser.parse_args()
-    if args.step == "render":
+    if args.step == "quantize":
+        if args.net is None or not args.net.is_file():
+            parser.error(f"quantize: no net {args.net} (say --net FILE.onnx)")
+        quantize(args.net, args.out)
+    elif args.step == "render":
         looks = tuple(args.looks.split(","))
         if set(looks) - set(TRAIN_LOOKS):
             parser.error(f"--looks: choose from {', '.join(TRAIN_LOOKS)}")
