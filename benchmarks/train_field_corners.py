@@ -3,6 +3,7 @@ four corners and the bar's two ends in a photo of any board.
 
     pip install torch==2.13.0 onnx        # training only: bgboard runs the net with OpenCV
     python benchmarks/train_field_corners.py render --frames 3000    # renders into the cache
+    python benchmarks/train_field_corners.py render --frames 3000 --first 603000 --walls  # boxes
     python benchmarks/train_field_corners.py train --epochs 30       # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
     python benchmarks/real_fields.py --finder net                    # measure on real photos
@@ -10,7 +11,8 @@ four corners and the bar's two ends in a photo of any board.
 
 Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
-around the board, kept at 640 pixels wide with the corners and bar ends they show. Real: the
+around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
+draws each board as a box whose walls show beside the field (`boxed`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
 the folds left out are the ones to measure on. Each sample is turned by any angle, scaled,
