@@ -58,6 +58,11 @@ def namings(image: np.ndarray, finder: str, net: Path, refiner: Path | None = No
     return None if field is None else field.namings()
 
 
+def twin(path: Path | None, fold) -> Path | None:
+    """The net trained with `fold` held out: `path` with {fold} in its name filled in."""
+    return None if path is None else Path(str(path).format(fold=fold))
+
+
 def measure(entries: list[dict], finder: str = "classic", net: Path = field_finder.MODEL,
             refiner: Path | None = None) -> list[dict]:
     """Each photo's corner error in point widths (None: no field found)."""
@@ -66,8 +71,7 @@ def measure(entries: list[dict], finder: str = "classic", net: Path = field_find
         image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
         if image is None:
             raise SystemExit(f"real_fields.py: cannot read {entry['copy']}")
-        found = namings(image, finder, Path(str(net).format(fold=entry["fold"])),
-                        refiner and Path(str(refiner).format(fold=entry["fold"])))
+        found = namings(image, finder, twin(net, entry["fold"]), twin(refiner, entry["fold"]))
         results.append({"name": entry["name"], "copy": entry["copy"], "fold": entry["fold"],
                         "error": None if found is None else corner_error(found, entry)})
     return results
@@ -89,8 +93,7 @@ def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = 
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
         scene = family_scene(seed, family)
         shot = render(boxed(scene, seed) if walls else scene, seed)
-        found = namings(shot.image, finder, Path(str(net).format(fold=0)),
-                        refiner and Path(str(refiner).format(fold=0)))
+        found = namings(shot.image, finder, twin(net, 0), twin(refiner, 0))
         entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
                  "image_size": shot.calibration["image_size"],
                  "geometry": shot.calibration["geometry"]}
@@ -164,8 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.exit(2, f"real_fields.py: the photos are not at {PHOTOS}\n")
     refiner = None if args.refiner == "none" else Path(args.refiner)
     if refiner and refiner != field_finder.REFINER:
-        missing = sorted({str(refiner).format(fold=f) for f in range(5)
-                          if not Path(str(refiner).format(fold=f)).is_file()})
+        missing = [twin(refiner, f) for f in range(5) if not twin(refiner, f).is_file()]
         if missing:
             parser.exit(2, f"real_fields.py: no refiner {missing[0]}\n")
     labelled = [e for e in load_labels() if not e["partial"]]
