@@ -262,8 +262,9 @@ def main() -> None:
                         help=f"cuts of each real photo an epoch (default {REAL_CUTS})")
     parser.add_argument("--device", default="cpu",
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
-    parser.add_argument("--widths", default="24,32,48,64",
-                        help="the net's four convolutions' channels (default: the shipped net's)")
+    parser.add_argument("--widths",
+                        help="the net's four convolutions' channels, e.g. 16,24,32,48 "
+                             "(default: the shipped net's, checker_net.WIDTHS)")
     parser.add_argument("--net", type=Path, metavar="FILE.onnx",
                         help="quantize: the trained net to copy in 8 bits")
     args = parser.parse_args()
@@ -285,7 +286,9 @@ def main() -> None:
             real = real_patches(folds, args.real_cuts)
             print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo)")
         patches, counts, _ = load(args.cache / "train", real)
-        widths = tuple(int(w) for w in args.widths.split(","))
+        widths = checker_net.WIDTHS
+        if args.widths:
+            widths = tuple(int(w) for w in args.widths.split(","))
         if len(widths) != 4:
             parser.error("--widths: four numbers, e.g. 16,24,32,48")
         checker_net.train(patches, counts, args.epochs, args.cache, args.out, args.device,

@@ -10,7 +10,7 @@
 # 433999, 450000-451599), "big" (460000-463999, 480000-481599, checkers as wide as real ones:
 # train_checkers.py --big). The shipped net: base,more.
 # RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS], e.g. b:10:20 or s:8:60:16,24,32,48 (the net's four
-# convolutions' channels; default the shipped net's 24,32,48,64). Writes OUT/NAME<fold>.onnx (the net trained on
+# convolutions' channels; default the shipped net's). Writes OUT/NAME<fold>.onnx (the net trained on
 # the renders and the real photos of the other four folds) and OUT/NAME<fold>.log.
 # Score them here: python benchmarks/real_boards.py --checkers net --net 'OUT/NAME{fold}.onnx'
 set -eu
@@ -48,7 +48,7 @@ EOF
     for fold in 0 1 2 3 4; do
         others=$(echo 0 1 2 3 4 | tr ' ' '\n' | grep -v "$fold" | paste -sd,)
         OMP_NUM_THREADS=1 python3 train_checkers.py train --device cuda --epochs "$epochs" \
-            --real-folds "$others" --real-cuts "$cuts" --widths "${widths:-24,32,48,64}" \
+            --real-folds "$others" --real-cuts "$cuts" ${widths:+--widths "$widths"} \
             --out "$out/$name$fold.onnx" \
             >"$out/$name$fold.log" 2>&1 &
     done

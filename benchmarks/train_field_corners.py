@@ -40,7 +40,7 @@ from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
 from bgboard.vision.dice import net_input
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
-from bgboard.vision.synth import render, with_look
+from bgboard.vision.synth import FRAME_SIZE, render, with_look
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
 FIRST_SEED = 600_000
@@ -65,7 +65,7 @@ def boxed(scene, seed: int):
     """`scene` as a box whose frame and bar stand above the field (`synth.Look.raised`), seen
     from a camera over a random place near the picture's middle: walls beside the field."""
     rng = np.random.default_rng([seed, 26])
-    nadir = np.array([640.0, 360.0]) + rng.normal(0, 350, 2)
+    nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
     return with_look(scene, raised=float(rng.uniform(*RAISED)), nadir=tuple(nadir.tolist()))
 
 

@@ -707,7 +707,8 @@ def _raise_box(img, board, look: Look, homography) -> None:
         low = cv2.perspectiveTransform(ring, homography)[0]
         high = cv2.perspectiveTransform(ring, top)[0]
         for k in range(4):
-            quad = np.array([low[k], low[k - 3], high[k - 3], high[k]]) * 16
+            after = (k + 1) % 4  # the side from corner k to the next
+            quad = np.array([low[k], low[after], high[after], high[k]]) * 16
             shade = 0.5 + 0.12 * k  # each side lit differently
             cv2.fillPoly(img, [quad.astype(np.int32)], (frame * shade).tolist(), cv2.LINE_AA, 4)
     raised = np.ones((ch, cw), np.float32)
