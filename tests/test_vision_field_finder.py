@@ -83,7 +83,8 @@ def test_each_corner_is_seen_alike_the_field_below_and_right_whites_edge_across(
 
 
 class SaysEveryCornerIsAt:
-    """Stands in for the refiner's net (none is installed): the same (u, v) for every view."""
+    """Stands in for the refiner's net: the same (u, v) for every view, so where each corner
+    must go is known."""
 
     def __init__(self, uv):
         self.uv = np.array(uv, np.float32)
