@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -119,20 +120,38 @@ def load_real(folds: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]
     return items
 
 
-def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
+def cut_at_field(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
+    """The picture cut just outside the field (0-2% of its size) on each side with even odds,
+    as photos framed on the field are: the frame and the table on that side out of view."""
+    h, w = image.shape[:2]
+    low, high = corners.min(0), corners.max(0)
+    margin = rng.uniform(0, 0.02, 4) * np.ptp(corners, 0).max()
+    x0, y0 = np.where(rng.random(2) < 0.5, np.maximum(0, low - margin[:2]), 0).astype(int)
+    x1, y1 = np.where(rng.random(2) < 0.5, np.minimum((w, h), high + margin[2:] + 1),
+                      (w, h)).astype(int)
+    return image[y0:y1, x0:x1], corners - (x0, y0), ends - (x0, y0)
+
+
+def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng, cut: float = 0.0):
     """A net input (the image turned about the field's middle, scaled so that the field fills
     from half to all of a SIZE square, shifted, maybe mirrored and recoloured) and its
-    targets: corner and bar-end score maps, offsets and where they count."""
-    centre = corners.mean(0)
-    turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
-    m = cv2.getRotationMatrix2D(tuple(map(float, centre)), turn, 1.0)
-    extent = np.ptp(corners @ m[:, :2].T, 0).max()
-    k = rng.uniform(0.55, 1.02) * ff.SIZE / extent  # the field fills 55% to all of the square
-    m *= k
-    m[:, 2] += ff.SIZE / 2 - k * centre + rng.normal(0, 0.05, 2) * ff.SIZE
+    targets: corner and bar-end score maps, offsets and where they count. A share `cut` of
+    the samples is a picture cut at the field's edges (`cut_at_field`) seen as `find` sees a
+    photo: turned by quarters only, shrunk to fill the square, its edges repeated."""
+    if rng.random() < cut:
+        image, corners, ends = cut_at_field(image, corners, ends, rng)
+        m, border = as_found(image, rng)
+    else:
+        centre = corners.mean(0)
+        turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
+        m = cv2.getRotationMatrix2D(tuple(map(float, centre)), turn, 1.0)
+        extent = np.ptp(corners @ m[:, :2].T, 0).max()
+        k = rng.uniform(0.55, 1.02) * ff.SIZE / extent  # the field fills 55% to all of it
+        m *= k
+        m[:, 2] += ff.SIZE / 2 - k * centre + rng.normal(0, 0.05, 2) * ff.SIZE
+        border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_REFLECT
     if rng.random() < 0.5:
         m = np.array([[-1, 0, ff.SIZE], [0, 1, 0]]) @ np.vstack([m, [0, 0, 1]])
-    border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_REFLECT
     x = cv2.warpAffine(image, m, (ff.SIZE, ff.SIZE), flags=cv2.INTER_AREA, borderMode=border)
     x = recolour(x, rng)
     cells = ff.SIZE // ff.STRIDE
@@ -149,9 +168,25 @@ def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng):
     return net_input(x)[0], target
 
 
-def refine_sample(image: np.ndarray, corners: np.ndarray, _ends: np.ndarray, rng):
+def as_found(image: np.ndarray, rng) -> tuple[np.ndarray, int]:
+    """The whole picture turned by quarters (give or take 2 degrees) and placed as `find`
+    places a photo: shrunk to SIZE on its longer side at the square's top left, the rest its
+    edges repeated. Returns the affine matrix and the border."""
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 90 * rng.integers(4) + rng.normal(0, 2), 1.0)
+    picture = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], float)
+    m *= ff.SIZE / np.ptp(picture @ m.T, 0).max()
+    m[:, 2] -= (picture @ m.T).min(0)
+    return m, cv2.BORDER_REPLICATE
+
+
+def refine_sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng,
+                  cut: float = 0.0):
     """A refiner input (one corner's view through corners moved off the labelled ones, maybe
-    mirrored, recoloured) and its target, where the labelled corner lies in it (u, v)."""
+    mirrored, recoloured; a share `cut` of the pictures cut at the field's edges) and its
+    target, where the labelled corner lies in it (u, v)."""
+    if rng.random() < cut:
+        image, corners, _ = cut_at_field(image, corners, ends, rng)
     if rng.random() < 0.5:  # mirrored: White's edge runs the other way, still along u
         image = image[:, ::-1]
         corners = np.c_[image.shape[1] - 1 - corners[:, 0], corners[:, 1]][[1, 0, 3, 2]]
@@ -194,6 +229,9 @@ def main() -> None:
                         help=f"times each real photo is seen an epoch (default {REAL_REPEAT})")
     parser.add_argument("--walls", action="store_true",
                         help="render: every board a box whose walls show beside the field")
+    parser.add_argument("--cut", type=float, default=0.0, metavar="SHARE",
+                        help="share of samples whose picture is cut at the field's edges "
+                             "(default 0)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.step == "render":
@@ -208,7 +246,8 @@ def main() -> None:
         items += real * args.real_repeat
     refiner = args.step == "refine"
     out = args.out or (ff.REFINER if refiner else ff.MODEL)
-    field_net.train(items, refine_sample if refiner else sample, args.epochs,
+    field_net.train(items, partial(refine_sample if refiner else sample, cut=args.cut),
+                    args.epochs,
                     args.cache / f"{out.stem}.pt", out, refiner)
 
 

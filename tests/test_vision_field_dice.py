@@ -106,6 +106,20 @@ def test_a_die_sure_at_the_expected_size_is_read_once_and_a_bare_place_at_every_
     places = np.array([view.to_rect(at), view.to_rect((0.7, 0.3))])
     counting = CountingReader()
     probs, _, sure, sizes = dice.best_reading(frame, view, places, die_rect, counting)
-    assert counting.patches == 2 + 3  # both at the expected size, the bare place at 3 more
+    # both at the expected size, the bare place at 3 more; neither again in eight views (the
+    # die is surer than CERTAIN, the bare place less sure than PLAUSIBLE)
+    assert counting.patches == 2 + 3
     assert probs[0, 1:].argmax() + 1 == 4 and sure[0] >= dice.ONE_SIZE
     assert sizes[0] == die_rect and sure[1] < dice.SURE
+
+
+def test_a_patch_reads_the_same_turned_or_mirrored():
+    look, view, die_rect = _board()
+    frame = render(Scene(START_POINTS, dice=(Die(2, (0.27, 0.42), 30.0),), look=look), 3).image
+    patch = dice.die_patch(frame, view, view.to_rect((0.27, 0.42)), die_rect)
+    reader = dice.nets()[1]
+    views = np.stack([patch, np.rot90(patch), patch[:, ::-1], np.rot90(patch, 3)[::-1]])
+    probs, lean = dice.read_views(views, reader)
+    assert probs[:, 1:].argmax(1).tolist() == [1, 1, 1, 1]  # a 2 in every view
+    np.testing.assert_allclose(probs, probs[[0, 0, 0, 0]], atol=1e-5)
+    np.testing.assert_allclose(lean, lean[[0, 0, 0, 0]], atol=1e-5)

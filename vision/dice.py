@@ -25,7 +25,9 @@ NO_DIE = 0.5  # reader probability of no die above which a place the finder mark
 LEANS = 0.5  # reader probability that a die leans above which it is reported cocked
 SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
 EXPECTED = SIZES.index(1.0)
-SURE = 0.95  # a die is reported when P(a die) x P(its value) reaches this at its best size
+SURE = 0.8  # a die is reported when P(a die) x P(its value) reaches this at its best size
+PLAUSIBLE = 0.5  # read in eight views when this sure in one
+CERTAIN = 0.99  # and less sure than this (a die this sure is read once)
 ONE_SIZE = 0.99  # a die read this sure at the expected size is not read at the others
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
@@ -73,6 +75,15 @@ def read_patches(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
     return out[:, :7], out[:, 7]
 
 
+def read_views(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
+    """`read_patches`, each patch's reading the mean over its eight views (four quarter
+    turns, each also mirrored): a die's value and lean survive them, the reader's slips on a
+    checker or a printed pattern mostly do not (real board photos: docs/vision.md)."""
+    turns = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
+    probs, lean = read_patches(np.concatenate(turns + [t[:, :, ::-1] for t in turns]), reader)
+    return probs.reshape(8, len(patches), -1).mean(0), lean.reshape(8, -1).mean(0)
+
+
 def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, reader
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
@@ -80,9 +91,10 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     value)) and that size in rectified pixels. Every centre is read at the expected size
     (EXPECTED) first; only those read less than ONE_SIZE sure there are read at the other
     sizes (a die of the expected size, most dice on most boards, costs one patch, not four).
-    A die leans when the reader says so at its best size or at the expected one: a leaning
-    die shows a side too, so it is often read surest at a larger size than the renders the
-    lean was learnt on."""
+    The centres then read PLAUSIBLE to CERTAIN sure are read again at that size in eight
+    views (`read_views`), which their reading becomes. A die leans when the reader says so at its
+    best size or at the expected one: a leaning die shows a side too, so it is often read
+    surest at a larger size than the renders the lean was learnt on."""
     sizes = np.array(SIZES) * die_rect
     probs = np.zeros((len(sizes), len(centres), 7), np.float32)
     lean = np.zeros((len(sizes), len(centres)), np.float32)
@@ -95,10 +107,15 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
                                                  for i in others for c in unsure]), reader)
         probs[np.ix_(others, unsure)] = more.reshape(len(others), len(unsure), -1)
         lean[np.ix_(others, unsure)] = more_lean.reshape(len(others), len(unsure))
-    sure = surety(probs)
-    best, each = sure.argmax(0), np.arange(len(centres))
-    leans = np.maximum(lean[best, each], lean[EXPECTED])
-    return probs[best, each], leans, sure[best, each], sizes[best]
+    best = surety(probs).argmax(0)
+    each = np.arange(len(centres))
+    read, leans = probs[best, each], lean[best, each]
+    sure = surety(read)
+    again = np.flatnonzero((sure >= PLAUSIBLE) & (sure < CERTAIN))
+    if len(again):
+        read[again], leans[again] = read_views(np.stack(
+            [die_patch(image, view, centres[c], sizes[best[c]]) for c in again]), reader)
+    return read, np.maximum(leans, lean[EXPECTED]), surety(read), sizes[best]
 
 
 def surety(probs: np.ndarray) -> np.ndarray:

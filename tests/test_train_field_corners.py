@@ -1,0 +1,56 @@
+"""The field finder's training samples of pictures cut at the field's edges (`--cut`): the
+frame out of view on some sides, every corner still in the picture and marked."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import train_field_corners as tfc  # noqa: E402
+
+from bgboard.vision import field_finder as ff  # noqa: E402
+
+IMAGE = np.zeros((480, 640, 3), np.uint8)
+CORNERS = np.array([[500, 400], [100, 400], [100, 80], [500, 80]], np.float32)  # 400 x 320
+ENDS = np.array([[300, 400], [300, 80]], np.float32)
+
+
+def test_a_cut_picture_ends_just_outside_the_field_or_where_it_ended():
+    sides = []
+    for seed in range(60):
+        image, corners, ends = tfc.cut_at_field(IMAGE, CORNERS, ENDS,
+                                                np.random.default_rng(seed))
+        h, w = image.shape[:2]
+        x0, y0 = (CORNERS - corners)[0]
+        assert np.array_equal(CORNERS - corners, np.tile([x0, y0], (4, 1)))
+        assert np.array_equal(ENDS - ends, np.tile([x0, y0], (2, 1)))
+        assert corners.min() >= 0 and (corners < [w, h]).all()
+        # each side: where the photo ended, or within 2% of the field's size (8 px) of it
+        gaps = [x0, y0, 640 - x0 - w, 480 - y0 - h]
+        field_gaps = [corners[:, 0].min(), corners[:, 1].min(), w - 1 - corners[:, 0].max(),
+                      h - 1 - corners[:, 1].max()]
+        cut = [g > 0 for g in gaps]
+        assert all(0 <= f <= 8 for f, c in zip(field_gaps, cut, strict=True) if c)
+        sides.append(cut)
+    assert 0.3 < np.mean(sides) < 0.7 and np.array(sides).any(0).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_picture_as_found_fills_the_square_from_its_top_left(seed):
+    m, _ = tfc.as_found(IMAGE, np.random.default_rng(seed))
+    picture = np.array([[0, 0, 1], [640, 0, 1], [0, 480, 1], [640, 480, 1]], float) @ m.T
+    assert picture.min(0) == pytest.approx([0, 0], abs=1e-6)
+    assert np.ptp(picture, 0).max() == pytest.approx(ff.SIZE)
+    # the shorter side three quarters of the longer, more when turned a few degrees off
+    assert 0.75 * ff.SIZE - 1e-6 <= np.ptp(picture, 0).min() < 0.85 * ff.SIZE
+
+
+def test_every_corner_and_bar_end_of_a_cut_sample_is_marked():
+    for seed in range(10):
+        x, target = tfc.sample(IMAGE, CORNERS, ENDS, np.random.default_rng(seed), cut=1.0)
+        assert x.shape == (3, ff.SIZE, ff.SIZE)
+        assert (target[0] == 1).sum() == 4 and (target[1] == 1).sum() == 2
+        assert target[4].sum() == 6
