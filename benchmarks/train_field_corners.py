@@ -4,7 +4,8 @@ four corners and the bar's two ends in a photo of any board.
     pip install torch==2.13.0 onnx        # training only: bgboard runs the net with OpenCV
     python benchmarks/train_field_corners.py render --frames 3000    # renders into the cache
     python benchmarks/train_field_corners.py render --frames 3000 --first 603000 --walls  # boxes
-    python benchmarks/train_field_corners.py train --epochs 30       # -> vision/models
+    python benchmarks/train_field_corners.py train --epochs 24 --real-folds 1,2,3,4 --cut 0.3
+                                                                     # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
     python benchmarks/real_fields.py --finder net                    # measure on real photos
     python benchmarks/train_field_corners.py refine --real-folds 1,2,3,4   # the refiner
@@ -16,9 +17,11 @@ draws each board as a box whose walls show beside the field (`boxed`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
 the folds left out are the ones to measure on. Each sample is turned by any angle, scaled,
-shifted, mirrored and recoloured; the net learns a score per 8x8-pixel cell (a peak at each
-corner, another map for the bar ends) and each peak's place within its cell. Checkpoints
-every epoch (cache/<out's stem>.pt) and resumes.
+shifted, mirrored and recoloured (`--cut SHARE`: that share of them first cut just outside
+the field, as photos framed on the field are, and placed as `find` places a photo); the net
+learns a score per 8x8-pixel cell (a peak at each corner, another map for the bar ends) and
+each peak's place within its cell. Checkpoints every epoch (cache/<out's stem>.pt) and
+resumes.
 
 `refine` trains the refiner (`field_finder.refine`) on the same renders and real photos: each
 sample is one corner's view through corners moved off the labelled ones as the finder misses

@@ -54,3 +54,10 @@ def test_every_corner_and_bar_end_of_a_cut_sample_is_marked():
         assert x.shape == (3, ff.SIZE, ff.SIZE)
         assert (target[0] == 1).sum() == 4 and (target[1] == 1).sum() == 2
         assert target[4].sum() == 6
+
+
+def test_a_cut_refiner_sample_still_holds_its_corner():
+    for seed in range(10):
+        x, uv = tfc.refine_sample(IMAGE, CORNERS, ENDS, np.random.default_rng(seed), cut=1.0)
+        assert x.shape == (3, ff.PATCH, ff.PATCH)
+        assert np.abs(uv).max() < ff.REACH  # the labelled corner lies in the corner's view
