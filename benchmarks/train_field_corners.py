@@ -141,7 +141,7 @@ def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng, cut: f
     targets: corner and bar-end score maps, offsets and where they count. A share `cut` of
     the samples is a picture cut at the field's edges (`cut_at_field`) seen as `find` sees a
     photo: turned by quarters only, shrunk to fill the square, its edges repeated."""
-    if rng.random() < cut:
+    if cut and rng.random() < cut:  # no draw without it: runs before --cut repeat exactly
         image, corners, ends = cut_at_field(image, corners, ends, rng)
         m, border = as_found(image, rng)
     else:
@@ -188,7 +188,7 @@ def refine_sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng,
     """A refiner input (one corner's view through corners moved off the labelled ones, maybe
     mirrored, recoloured; a share `cut` of the pictures cut at the field's edges) and its
     target, where the labelled corner lies in it (u, v)."""
-    if rng.random() < cut:
+    if cut and rng.random() < cut:  # no draw without it: runs before --cut repeat exactly
         image, corners, _ = cut_at_field(image, corners, ends, rng)
     if rng.random() < 0.5:  # mirrored: White's edge runs the other way, still along u
         image = image[:, ::-1]
