@@ -185,7 +185,7 @@ def test_auto_reads_each_photo_as_read_does_with_no_calibration(capsys):
     out = capsys.readouterr().out
     assert ("## Real board photos, the field found in the photo, net checker reader: 6 photos"
             in out)
-    assert out.rstrip().endswith("field found in 5 of 6 photos")
+    assert out.rstrip().endswith("field found in 6 of 6 photos")
 
 
 @pytest.mark.parametrize("argv", [["--fold", "7"], ["--worst", "x"], ["--bogus"]])
