@@ -143,7 +143,7 @@ def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng, cut: f
     photo: turned by quarters only, shrunk to fill the square, its edges repeated."""
     if cut and rng.random() < cut:  # no draw without it: runs before --cut repeat exactly
         image, corners, ends = cut_at_field(image, corners, ends, rng)
-        m, border = as_found(image, rng)
+        m, border = as_found(image, rng), cv2.BORDER_REPLICATE
     else:
         centre = corners.mean(0)
         turn = rng.uniform(-180, 180) if rng.random() < 0.7 else rng.normal(0, 8)
@@ -171,16 +171,16 @@ def sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng, cut: f
     return net_input(x)[0], target
 
 
-def as_found(image: np.ndarray, rng) -> tuple[np.ndarray, int]:
-    """The whole picture turned by quarters (give or take 2 degrees) and placed as `find`
-    places a photo: shrunk to SIZE on its longer side at the square's top left, the rest its
-    edges repeated. Returns the affine matrix and the border."""
+def as_found(image: np.ndarray, rng) -> np.ndarray:
+    """The affine matrix that turns the whole picture by quarters (give or take 2 degrees) and
+    places it as `find` places a photo: shrunk to SIZE on its longer side at the square's top
+    left (the rest is its edges repeated)."""
     h, w = image.shape[:2]
     m = cv2.getRotationMatrix2D((w / 2, h / 2), 90 * rng.integers(4) + rng.normal(0, 2), 1.0)
     picture = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], float)
     m *= ff.SIZE / np.ptp(picture @ m.T, 0).max()
     m[:, 2] -= (picture @ m.T).min(0)
-    return m, cv2.BORDER_REPLICATE
+    return m
 
 
 def refine_sample(image: np.ndarray, corners: np.ndarray, ends: np.ndarray, rng,
@@ -250,8 +250,7 @@ def main() -> None:
     refiner = args.step == "refine"
     out = args.out or (ff.REFINER if refiner else ff.MODEL)
     field_net.train(items, partial(refine_sample if refiner else sample, cut=args.cut),
-                    args.epochs,
-                    args.cache / f"{out.stem}.pt", out, refiner)
+                    args.epochs, args.cache / f"{out.stem}.pt", out, refiner)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def test_a_cut_picture_ends_just_outside_the_field_or_where_it_ended():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_picture_as_found_fills_the_square_from_its_top_left(seed):
-    m, _ = tfc.as_found(IMAGE, np.random.default_rng(seed))
+    m = tfc.as_found(IMAGE, np.random.default_rng(seed))
     picture = np.array([[0, 0, 1], [640, 0, 1], [0, 480, 1], [640, 480, 1]], float) @ m.T
     assert picture.min(0) == pytest.approx([0, 0], abs=1e-6)
     assert np.ptp(picture, 0).max() == pytest.approx(ff.SIZE)

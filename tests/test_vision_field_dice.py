@@ -107,7 +107,7 @@ def test_a_die_sure_at_the_expected_size_is_read_once_and_a_bare_place_at_every_
     counting = CountingReader()
     probs, _, sure, sizes = dice.best_reading(frame, view, places, die_rect, counting)
     # both at the expected size, the bare place at 3 more; neither again in eight views (the
-    # die is surer than CERTAIN, the bare place less sure than PLAUSIBLE)
+    # die is surer than ONE_SIZE, the bare place less sure than PLAUSIBLE)
     assert counting.patches == 2 + 3
     assert probs[0, 1:].argmax() + 1 == 4 and sure[0] >= dice.ONE_SIZE
     assert sizes[0] == die_rect and sure[1] < dice.SURE

@@ -26,9 +26,8 @@ LEANS = 0.5  # reader probability that a die leans above which it is reported co
 SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
 EXPECTED = SIZES.index(1.0)
 SURE = 0.8  # a die is reported when P(a die) x P(its value) reaches this at its best size
-PLAUSIBLE = 0.5  # read in eight views when this sure in one
-CERTAIN = 0.99  # and less sure than this (a die this sure is read once)
-ONE_SIZE = 0.99  # a die read this sure at the expected size is not read at the others
+PLAUSIBLE = 0.5  # a place this sure in one view, and less than ONE_SIZE, is read in eight
+ONE_SIZE = 0.99  # a die read this sure is read no more: not at other sizes, not in 8 views
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
 
@@ -91,10 +90,10 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     value)) and that size in rectified pixels. Every centre is read at the expected size
     (EXPECTED) first; only those read less than ONE_SIZE sure there are read at the other
     sizes (a die of the expected size, most dice on most boards, costs one patch, not four).
-    The centres then read PLAUSIBLE to CERTAIN sure are read again at that size in eight
-    views (`read_views`), which their reading becomes. A die leans when the reader says so at its
-    best size or at the expected one: a leaning die shows a side too, so it is often read
-    surest at a larger size than the renders the lean was learnt on."""
+    The centres then read PLAUSIBLE to ONE_SIZE sure are read again at that size in eight
+    views (`read_views`), which their reading becomes. A die leans when the reader says so
+    at its best size or at the expected one: a leaning die shows a side too, so it is often
+    read surest at a larger size than the renders the lean was learnt on."""
     sizes = np.array(SIZES) * die_rect
     probs = np.zeros((len(sizes), len(centres), 7), np.float32)
     lean = np.zeros((len(sizes), len(centres)), np.float32)
@@ -111,7 +110,7 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     each = np.arange(len(centres))
     read, leans = probs[best, each], lean[best, each]
     sure = surety(read)
-    again = np.flatnonzero((sure >= PLAUSIBLE) & (sure < CERTAIN))
+    again = np.flatnonzero((sure >= PLAUSIBLE) & (sure < ONE_SIZE))
     if len(again):
         read[again], leans[again] = read_views(np.stack(
             [die_patch(image, view, centres[c], sizes[best[c]]) for c in again]), reader)
