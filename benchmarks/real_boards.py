@@ -20,8 +20,11 @@ its fold: the cross-validated figure of the learned reader.
 unadapted and adapted on each other photo of that board, as `bgboard calibrate` adapts the
 reader on the start frame (the other photo's bare rows as references).
 `--auto` reads each photo as `bgboard read PHOTO` does with no calibration (the field found,
-its corners named by the position: controller.photo) and scores the first reading it gives;
-a photo whose field is not found scores none of its points. `--finder-net FILE.onnx` (with
+its corners named by the position: controller.photo) and scores the first reading it gives
+where the labels show the start position; a photo with no start position is scored in the
+labels' naming (the labeller's choice of p1, which no photo tells) and how often the first
+reading is named so is counted apart; a photo whose field is not found scores none of its
+points. `--finder-net FILE.onnx` (with
 `{fold}` as for `--net`) tries a learned field finder that is not installed.
 """
 
@@ -38,6 +41,7 @@ import numpy as np
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.column_reader import MODEL, ColumnReader
 from bgboard.vision.columns import Columns, board_references
+from bgboard.vision.corners import START
 from bgboard.vision.read import CHECKER_READERS, Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -182,15 +186,28 @@ def not_found(entry: dict) -> dict:
 
 
 def read_found(entry: dict, checkers: str, finder: Path | None) -> tuple[np.ndarray, dict | None]:
-    """The entry's photo and the first reading `bgboard read` gives with no calibration
-    (None: no field found)."""
+    """The entry's photo and the reading `bgboard read` gives with no calibration (None: no
+    field found): the first one where the labels show the start position, whose naming the
+    photo tells; else the one named as the labels are, whose naming is the labeller's choice
+    (`no_start_naming`), not something a photo without the start position can tell."""
     from bgboard.controller.photo import read_photo as read_any
 
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
     try:
-        return image, read_any(image, checkers, finder=finder).readings[0]
+        readings = read_any(image, checkers, finder=finder).readings
     except ValueError:
         return image, None
+    if tuple(entry["points"]) == START and not any(entry["bar"].values()):
+        return image, readings[0]
+    return image, {**no_start_naming(entry, readings), "first": readings[0]}
+
+
+def no_start_naming(entry: dict, readings: list[dict]) -> dict:
+    """The reading whose named corners lie nearest the labelled ones."""
+    def gap(reading: dict) -> float:
+        return sum(float(np.hypot(*np.subtract(reading["corners_px"][k], entry["corners_px"][k])))
+                   for k in entry["corners_px"])
+    return min(readings, key=gap)
 
 
 def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
@@ -206,10 +223,13 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
             if obs is None:
                 results.append(not_found(entry))
                 continue
+            first = obs.get("first", obs)["corners_px"]
             entry = {**entry, "corners_px": obs["corners_px"]}
         else:
             image, obs = read_photo(entry, checkers, Path(str(net).format(fold=fold)))
         results.append({**score(entry, obs), "found": True})
+        if finder and "first" in obs:
+            results[-1]["first named as labelled"] = first == obs["corners_px"]
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
     return results
@@ -283,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
            f"{len(results)} photos", results, args.worst)
     if finder:
         print(f"\nfield found in {sum(r['found'] for r in results)} of {len(results)} photos")
+        named = [r["first named as labelled"] for r in results if "first named as labelled" in r]
+        print(f"photos with no start position: {len(named)} found, each scored in the labels' "
+              f"naming; the first reading named so in {sum(named)}")
     if args.copies:
         copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
         results = measure(copies, args.show, args.checkers, args.net, finder)

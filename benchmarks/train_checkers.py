@@ -50,12 +50,11 @@ from bgboard.vision.columns import (
     board_references,
 )
 from bgboard.vision.dice import net_input
-from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
+from bgboard.vision.looks import FAMILIES, TRAINED, family_scene
 from bgboard.vision.synth import render
 
 CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
-TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SHARD = 100
 REAL_CUTS = 60  # cuts of each real photo per epoch (four folds of photos against 11,200 frames)
 REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)
@@ -232,7 +231,7 @@ def quantize(model: Path, out: Path) -> None:
             seed = next(seeds, None)
             if seed is None:
                 return None
-            patches = frame_patches(seed, TRAIN_LOOKS)[0]
+            patches = frame_patches(seed, TRAINED)[0]
             return {"patch": net_input(beside_references(patches))}
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -254,7 +253,7 @@ def main() -> None:
                         help="render positions with a stack of 8-15 checkers a side")
     parser.add_argument("--big", action="store_true",
                         help=f"render checkers {BIG[0]}-{BIG[1]} of a column wide, as real ones")
-    parser.add_argument("--looks", default=",".join(TRAIN_LOOKS),
+    parser.add_argument("--looks", default=",".join(TRAINED),
                         help="the looks to render, comma-separated (default: every trained one)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
@@ -274,8 +273,8 @@ def main() -> None:
         quantize(args.net, args.out)
     elif args.step == "render":
         looks = tuple(args.looks.split(","))
-        if set(looks) - set(TRAIN_LOOKS):
-            parser.error(f"--looks: choose from {', '.join(TRAIN_LOOKS)}")
+        if set(looks) - set(TRAINED):
+            parser.error(f"--looks: choose from {', '.join(TRAINED)}")
         render_shards(args.frames, args.first, looks, args.cache / "train", args.tall, args.big)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half

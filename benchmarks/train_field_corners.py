@@ -43,7 +43,7 @@ import numpy as np
 from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
 from bgboard.vision.dice import net_input
-from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
+from bgboard.vision.looks import TRAINED, family_scene
 from bgboard.vision.synth import FRAME_SIZE, render, with_look
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
@@ -51,7 +51,6 @@ FIRST_SEED = 600_000
 KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
 RAISED = (0.015, 0.07)  # `--walls`: how much larger the box's top looks than its field
-TRAIN_LOOKS = tuple(f for f in FAMILIES if f not in HELD_OUT)
 SIGMA = 1.2  # peak width, cells
 REFINE_MISS = (0.45, 0.15, 1.3)  # refiner samples: corners missed by this (sd, point widths),
 # a fifth of them by the smaller sd (as after a first refining step), never beyond the last
@@ -81,7 +80,7 @@ def render_frames(frames: int, first: int, folder: Path, walls: bool = False) ->
     for seed in range(first, first + frames):
         if (folder / f"{seed}.json").exists():
             continue
-        scene = family_scene(seed, TRAIN_LOOKS[seed % len(TRAIN_LOOKS)])
+        scene = family_scene(seed, TRAINED[seed % len(TRAINED)])
         if walls:
             scene = boxed(scene, seed)
         shot = render(scene, seed)

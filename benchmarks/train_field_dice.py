@@ -33,18 +33,22 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
 from bgboard.vision.dice_photo import crop
+from bgboard.vision.looks import TRAINED, family_scene
 from bgboard.vision.synth import random_dice, random_scene, render
 
 FIRST_SEED = 100_000
+LOOK_SEED = 200_000  # frames on the trained looks of `vision.looks` (--look-frames)
 CROP = 128  # finder training window, half-size pixels
 REAL_REPEAT = 20  # times each real board photo is seen an epoch (30 photos beside 3,000 frames)
 BOARD_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
 
 
 def make_frame(seed: int, folder: Path) -> None:
-    """Render one training frame into `folder`: the frame (PNG) and what is in it (JSON)."""
+    """Render one training frame into `folder`: the frame (PNG) and what is in it (JSON);
+    from `LOOK_SEED` on, on the trained looks of `vision.looks` in turn."""
     rng = np.random.default_rng(seed)
-    scene = random_scene(seed, hand=0.05)
+    scene = random_scene(seed, hand=0.05) if seed < LOOK_SEED else \
+        family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05)
     count = int(rng.integers(1, 7))
     if rng.random() < 0.5:  # dice clear of the checkers, as thrown
         dice = random_dice(rng, scene.look, scene.points, scene.bar, 0.25, count)
@@ -316,6 +320,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=3000)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/field-frames"))
+    parser.add_argument("--look-frames", type=int, default=0, metavar="N",
+                        help="N frames more on the trained board looks of vision.looks "
+                             "(glossy 3D checkers, piles, inlays, leather...; never the "
+                             "held-out logo and marble), seeds 200000 on")
     parser.add_argument("--epochs", type=int, default=60, help="finder epochs")
     parser.add_argument("--reader-epochs", type=int, default=15)
     parser.add_argument("--out", type=Path, default=fd.MODELS)
@@ -337,13 +345,14 @@ def main() -> None:
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
     args.cache.mkdir(parents=True, exist_ok=True)
-    seeds = range(FIRST_SEED, FIRST_SEED + args.frames)
+    seeds = [*range(FIRST_SEED, FIRST_SEED + args.frames),
+             *range(LOOK_SEED, LOOK_SEED + args.look_frames)]
     start = time.perf_counter()
     for i, seed in enumerate(seeds):
         if not (args.cache / f"{seed}.json").exists():
             make_frame(seed, args.cache)
         if i % 250 == 0:
-            print(f"frames: {i}/{args.frames}, {time.perf_counter() - start:.0f} s", flush=True)
+            print(f"frames: {i}/{len(seeds)}, {time.perf_counter() - start:.0f} s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     boards = real_boards({int(f) for f in args.real_boards.split(",")}) if args.real_boards \
         else []

@@ -5,9 +5,11 @@ A field found in a photo can be named four ways (White's edge either long side, 
 1-point at either end of it). `read_photo` reads the photo through all four and orders the
 readings: the one that shows the start position, if one does; else, when the user says how
 the photo was taken (`home` and `white`: the photo taken from White's seat, White's edge the
-long side lower in the photo), the ones that fit that; the rest ranked by the fewest pips
-(players' checkers go home, so the true naming is usually the one with the fewest). Only a
-single fitting reading is certain: the others are kept beside it, never dropped in silence.
+long side lower in the photo), the ones that fit that; then the one within `NEAR_START`
+checkers of the start position, if one is (an early game, or the start position misread on a
+few points: the other namings read it 40 or more away); the rest ranked by the fewest pips
+(players' checkers go home, so the true naming usually has the fewest). Only a single
+fitting reading is certain: the others are kept beside it, never dropped in silence.
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ from ..vision.corners import START, field_namings
 from ..vision.read import Reader
 
 HOMES = ("left", "right")
+NEAR_START = 16  # checkers a reading may differ from the start position by, counted per point
 WHITES = ("light", "dark")
 
 
 @dataclass(frozen=True)
 class PhotoReading:
     """The readings of one photo through the namings that fit, the likeliest first, and what
-    chose it: "start position", "your word" (a single naming fits --home/--white) or
-    "fewest pips" (several fit: not certain)."""
+    chose it: "start position", "your word" (a single naming fits --home/--white), "near the
+    start position" or "fewest pips" (several fit: not certain)."""
 
     readings: list[dict]
     told_by: str
@@ -58,8 +61,19 @@ def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None
     start = [r for r in readings if tuple(r["points"]) == START and not any(r["bar"].values())]
     if start:
         return PhotoReading(start, "start position")
+    if len(readings) == 1:
+        return PhotoReading(readings, "your word")
     readings.sort(key=pips)
-    return PhotoReading(readings, "your word" if len(readings) == 1 else "fewest pips")
+    near = min(readings, key=from_start)
+    if from_start(near) <= NEAR_START:
+        return PhotoReading([near, *(r for r in readings if r is not near)],
+                            "near the start position")
+    return PhotoReading(readings, "fewest pips")
+
+
+def from_start(obs: dict) -> int:
+    """How many checkers a reading differs from the start position by, point by point."""
+    return int(np.abs(np.subtract(obs["points"], START)).sum())
 
 
 def from_whites_seat(named: dict, home: str | None) -> bool:

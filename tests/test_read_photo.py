@@ -92,6 +92,19 @@ def test_a_game_position_is_read_with_the_fewest_pips_first_and_the_rest_beside(
                    "--cube-owner white|black)\n")
 
 
+def test_a_start_position_short_of_a_stack_is_named_near_the_start_not_by_pips(tmp_path,
+                                                                               capsys):
+    points = tuple(0 if i == 5 else n for i, n in enumerate(START_POINTS))  # White's 6 gone
+    shot = render(Scene(points, look=random_scene(4, hand=0.0).look), 4)
+    code, obs, _ = read_json(tmp_path, capsys, shot.image)
+    assert code == 0 and obs["orientation"] == "near the start position"
+    assert obs["points"] == list(points) and pips(obs) == 304
+    # turned half round, the reading has fewer pips: by pips alone it would have come first
+    assert min(pips(r) for r in obs["other_readings"]) == 268
+    for key, xy in shot.calibration["corners_px"].items():
+        assert np.linalg.norm(np.subtract(obs["corners_px"][key], xy)) < 12
+
+
 def test_checkers_out_of_view_put_on_the_bar_change_the_ids(tmp_path, capsys):
     scene = random_scene(0, hand=0.0)
     code, obs, err = read_json(tmp_path, capsys, render(scene, 0).image, "--bar-black", "2",

@@ -179,13 +179,25 @@ def test_a_field_not_found_scores_none_of_its_points():
     assert (result["tally"]["white missed"], result["tally"]["black missed"]) == (15, 15)
 
 
+def test_a_photo_with_no_start_position_is_scored_in_the_labels_naming():
+    entry = {"corners_px": {"p1": [500, 400], "p12": [100, 400], "p13": [100, 80],
+                            "p24": [500, 80]}}
+    turned = {"p1": [100, 80], "p12": [500, 80], "p13": [500, 400], "p24": [100, 400]}
+    near = {"p1": [503, 396], "p12": [98, 401], "p13": [104, 83], "p24": [499, 78]}
+    readings = [{"corners_px": turned, "points": [1] * 24},
+                {"corners_px": near, "points": [2] * 24}]
+    assert real_boards.no_start_naming(entry, readings)["points"] == [2] * 24
+
+
 @needs_photos
 def test_auto_reads_each_photo_as_read_does_with_no_calibration(capsys):
     assert real_boards.main(["--auto", "--fold", "4", "--worst", "1"]) == 0
     out = capsys.readouterr().out
     assert ("## Real board photos, the field found in the photo, net checker reader: 6 photos"
             in out)
-    assert out.rstrip().endswith("field found in 6 of 6 photos")
+    assert out.rstrip().endswith(
+        "field found in 6 of 6 photos\nphotos with no start position: 2 found, each scored in "
+        "the labels' naming; the first reading named so in 0")
 
 
 @pytest.mark.parametrize("argv", [["--fold", "7"], ["--worst", "x"], ["--bogus"]])

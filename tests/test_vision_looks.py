@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from bgboard.vision import synth
-from bgboard.vision.looks import FAMILIES, HELD_OUT, family_look, family_scene, tilted_corners
+from bgboard.vision.looks import (
+    FAMILIES,
+    HELD_OUT,
+    TRAINED,
+    family_look,
+    family_scene,
+    tilted_corners,
+)
 from bgboard.vision.synth import FRAME_SIZE, contrasted, distort, piled, render
 
 
@@ -42,6 +49,7 @@ def test_each_family_draws_what_it_names() -> None:
     classic = family_look(np.random.default_rng(3), "classic")
     assert classic == synth.random_look(np.random.default_rng(3))
     assert set(HELD_OUT) < set(FAMILIES)
+    assert set(TRAINED) == set(FAMILIES) - set(HELD_OUT) and len(TRAINED) == 9
 
 
 def test_an_unknown_family_is_refused() -> None:

@@ -17,8 +17,8 @@ distortion):
 - `studded`: a round knob at every point's tip or an inlaid disc at every base, the points
   often the colours of the checkers (round shapes on bare points, as on many real boards).
 
-`HELD_OUT` families are never trained on: figures on them say how the reader does on a kind
-of board it has never seen.
+`HELD_OUT` families are never trained on (the training scripts draw from `TRAINED`): figures
+on them say how the reader does on a kind of board it has never seen.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from .synth import FRAME_SIZE, Look, Scene
 FAMILIES = ("classic", "same-colour", "cream-gold", "inlaid", "logo", "marble", "leather",
             "glossy", "tilted", "piled", "studded")
 HELD_OUT = ("logo", "marble")
+TRAINED = tuple(f for f in FAMILIES if f not in HELD_OUT)
 CREAM, GOLD = (232, 220, 190), (196, 156, 72)
 
 
