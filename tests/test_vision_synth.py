@@ -1,12 +1,17 @@
 """The synthetic renderer: deterministic, varied, and its ground truth matches its scene."""
 
+from dataclasses import replace
+
 import numpy as np
 
 from bgboard.vision.checkers import pyramid
 from bgboard.vision.synth import (
+    CANVAS_H,
+    DIE_PARALLAX,
     START_POINTS,
     Die,
     Scene,
+    _cube_faces,
     contrasted,
     random_look,
     random_scene,
@@ -76,3 +81,35 @@ def test_a_raised_box_shows_the_walls_facing_the_camera_and_hides_the_others():
     # From far to the left: the top moves right over the field's left edge (to x = 289) and
     # hides it.
     assert np.abs(aside_px[360, 230] - flat_px[360, 230]).max() > 30
+
+
+def test_a_3d_die_from_straight_above_shows_its_top_only_a_square_die_side_wide():
+    look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 0.0))
+    faces = _cube_faces(look, Die(4, (0.5, 0.5), 0.0), (100.0, 50.0))
+    side = look.die_size * CANVAS_H
+    centre = (100 + 0.5 * CANVAS_H * look.aspect, 50 + 0.5 * CANVAS_H)
+    assert [value for value, *_ in faces] == [4]
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2
+    np.testing.assert_allclose(faces[0][2], np.add(centre, square), atol=1e-6)
+
+
+def test_a_3d_die_seen_at_an_angle_shows_the_side_towards_the_view_and_its_value_on_top():
+    look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 1.0))
+    faces = _cube_faces(look, Die(1, (0.5, 0.5), 0.0), (0.0, 0.0))
+    side = look.die_size * CANVAS_H
+    # 1 on top, 6 below, 2-5 round the sides: the side facing down the canvas (the view) is 3
+    assert [value for value, *_ in faces] == [1, 3]
+    top = faces[0][2]
+    assert np.isclose(top[:, 1].mean(), 0.5 * CANVAS_H - DIE_PARALLAX * side / 2)
+    assert np.isclose(faces[1][2][:, 1].max(), 0.5 * CANVAS_H + side / 2 * (1 + DIE_PARALLAX))
+    # lit from above: the top brighter than the side
+    assert faces[0][1] > faces[1][1]
+
+
+def test_a_leaning_3d_die_shows_two_faces_even_from_straight_above_and_keeps_its_value():
+    look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 0.0))
+    faces = _cube_faces(look, Die(6, (0.5, 0.5), 10.0, cocked=True), (0.0, 0.0))
+    assert [value for value, *_ in faces][0] == 6 and len(faces) == 2
+    truth = render(Scene(START_POINTS, dice=(Die(6, (0.3, 0.5), 10.0, True),), look=look), 3)
+    x, y, w, h = truth.truth["dice"][0]["box_px"]
+    assert truth.truth["dice"][0]["value"] == 6 and 20 < w < 60 and 20 < h < 60

@@ -32,6 +32,8 @@ FRAME_SIZE = (1280, 720)
 START_POINTS = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
 CANVAS_H = 560  # canvas pixels per field height
 SPRITE = 64  # die sprite side in pixels
+DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
+DIE_LIGHT = np.array([-0.3, -0.4, 1.0]) / np.linalg.norm([-0.3, -0.4, 1.0])  # light on a die
 CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
     ((242, 240, 232), (30, 30, 32)), ((236, 226, 200), (200, 160, 60)),
     ((245, 245, 245), (170, 30, 35)), ((238, 228, 200), (95, 60, 35)),
@@ -565,10 +567,73 @@ def _die_matrix(look: Look, die: Die, origin, shape) -> np.ndarray:
     return m
 
 
+def _cube_faces(look: Look, die: Die, origin) -> list[tuple[int, float, np.ndarray]]:
+    """The faces of a die drawn as a cube (3D looks) that the camera sees: (value, light on
+    it, its four canvas corners in the order of a face sprite's). Seen as the checkers are,
+    the top moves `DIE_PARALLAX` sides from the base against `look.view`, so the sides
+    towards the view show; a leaning die is tilted 20-34 degrees over one edge."""
+    size = look.die_size * CANVAS_H
+    centre = (origin[0] + die.field_xy[0] * CANVAS_H * look.aspect,
+              origin[1] + die.field_xy[1] * CANVAS_H)
+    yaw, tilt = np.radians(die.angle), np.radians(20 + die.angle % 15) * die.cocked
+    turn = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
+    lean = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    rot = turn @ lean
+    vx, vy = np.asarray(look.view, float) * DIE_PARALLAX
+    a, b = sorted(set(range(1, 7)) - {die.value, 7 - die.value})[:2]
+    faces = []
+    for normal, value in (((0, 0, 1), die.value), ((1, 0, 0), a), ((0, 1, 0), b),
+                          ((-1, 0, 0), 7 - a), ((0, -1, 0), 7 - b)):
+        n = np.array(normal, float)
+        u = np.array((0.0, 1.0, 0.0) if abs(n[0]) > 0.5 else (1.0, 0.0, 0.0))
+        w = np.cross(n, u)
+        corners = np.array([n - u - w, n + u - w, n + u + w, n - u + w]) * size / 2 @ rot.T
+        n = rot @ n
+        if n @ (vx, vy, 1.0) <= 0.05:
+            continue
+        xy = corners[:, :2] - corners[:, 2:] * (vx, vy) + centre
+        faces.append((value, 0.55 + 0.45 * max(0.0, float(n @ DIE_LIGHT)), xy))
+    return faces
+
+
+def _draw_cube(img, look: Look, die: Die, origin) -> None:
+    """A die drawn as a cube (`_cube_faces`) with its shadow."""
+    size = look.die_size * CANVAS_H
+    faces = _cube_faces(look, die, origin)
+    pad = round(size)
+    x0, y0 = np.floor(np.min([xy.min(0) for *_, xy in faces], 0)).astype(int) - pad
+    x1, y1 = np.ceil(np.max([xy.max(0) for *_, xy in faces], 0)).astype(int) + pad
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, img.shape[1]), min(y1, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    part = img[y0:y1, x0:x1]
+    colour, alpha = np.zeros_like(part), np.zeros(part.shape[:2], np.float32)
+    body, pip = (np.array(c, np.float32) for c in look.dice)
+    square = np.float32([[0, 0], [SPRITE, 0], [SPRITE, SPRITE], [0, SPRITE]])
+    for value, light, xy in faces:
+        sprite, mask = _die_sprite(value, body * light, tuple(map(float, pip * light)), SPRITE,
+                                   False)
+        m = cv2.getPerspectiveTransform(square, np.float32(xy - (x0, y0)))
+        shape = (x1 - x0, y1 - y0)
+        face_alpha = cv2.warpPerspective(mask, m, shape, flags=cv2.INTER_LINEAR)
+        colour += cv2.warpPerspective(sprite, m, shape, flags=cv2.INTER_AREA) * \
+            face_alpha[..., None]
+        alpha += face_alpha
+    alpha = np.clip(alpha, 0, 1)
+    colour /= np.maximum(alpha, 1e-6)[..., None]
+    shade = cv2.GaussianBlur(np.roll(alpha, (round(0.15 * size), round(0.15 * size)), (0, 1)),
+                             (0, 0), 0.15 * size)
+    part *= (1 - look.shadow * shade)[..., None]
+    part[:] = part * (1 - alpha[..., None]) + colour * alpha[..., None]
+
+
 def _draw_dice(img, look: Look, dice, origin) -> None:
     size = look.die_size * CANVAS_H
     dsize = (img.shape[1], img.shape[0])
     for die in dice:
+        if look.style == "3d":
+            _draw_cube(img, look, die, origin)
+            continue
         sprite, mask = _die_sprite(die.value, *look.dice, SPRITE, die.cocked)
         m = _die_matrix(look, die, origin, mask.shape)
         warped = cv2.warpAffine(sprite, m, dsize, flags=cv2.INTER_AREA)
@@ -801,11 +866,14 @@ def _truth(scene: Scene, homography, origin) -> dict:
               for key in ("white", "black")}
     dice = []
     for die in scene.dice:
-        shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
-        m = _die_matrix(look, die, origin, shape)
-        h, w = shape
-        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        canvas = box @ m[:, :2].T + m[:, 2]
+        if look.style == "3d":
+            canvas = np.concatenate([xy for *_, xy in _cube_faces(look, die, origin)])
+        else:
+            shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
+            m = _die_matrix(look, die, origin, shape)
+            h, w = shape
+            box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+            canvas = box @ m[:, :2].T + m[:, 2]
         px = cv2.perspectiveTransform(canvas[None].astype(np.float32), homography)[0]
         x0, y0 = np.floor(px.min(0))
         x1, y1 = np.ceil(px.max(0))
