@@ -33,15 +33,23 @@ def inset_corners(size: tuple[int, int]) -> dict[str, tuple[float, float]]:
 
 
 def found_corners(image: np.ndarray, geometry: FieldGeometry) -> dict:
-    """The field's corners found in a start-position frame and named by the start position;
-    ValueError saying why not."""
-    from ..vision.corners import field_namings, orient
+    """The field's corners found in a start-position frame, named as the checker reader reads
+    the start position (nearest it, within `NEAR_START` checkers, so a point or two misread
+    still names the corners); ValueError saying why not."""
+    from ..vision.corners import field_namings
+    from ..vision.read import Reader
+    from .photo import NEAR_START, from_start
 
     try:
         namings = field_namings(image)
     except ValueError as exc:
         raise ValueError("cannot find the field") from exc
-    return dict(orient(image, namings, geometry).corners_px)
+    size = (image.shape[1], image.shape[0])
+    cals = [Calibration(size, named, geometry) for named in namings]
+    apart = [from_start(Reader(cal).read(image)) for cal in cals]
+    if min(apart) > NEAR_START:
+        raise ValueError("the start position is not on the board (cannot tell the corners apart)")
+    return dict(cals[int(np.argmin(apart))].corners_px)
 
 
 def first_corners(image: np.ndarray, geometry: FieldGeometry) -> tuple[dict, str]:

@@ -1,9 +1,8 @@
 """Finding the playing field in a frame of the start position.
 
 `find_field` looks for the two halves of the field (two large quadrilaterals side by side, the
-bar between them) and takes the outer corners. `orient` decides which corner is which by
-reading the frame through each of the eight labellings and keeping the one that sees the
-start position best.
+bar between them) and takes the outer corners; `field_namings` gives the ways to name them,
+for the checkers read through each to decide (`controller.calibrating`, `controller.photo`).
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..calibration.file import CORNERS, Calibration
-from ..calibration.geometry import FieldGeometry
+from ..calibration.file import CORNERS
 
 START = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
 
@@ -81,32 +79,6 @@ def labellings(corners: np.ndarray):
             yield dict(zip(CORNERS, (tuple(map(float, p)) for p in order), strict=True))
 
 
-def start_score(image: np.ndarray, cal: Calibration) -> float:
-    """How much the frame looks like the start position through `cal`: the 8 start points
-    unlike the empty ones, White's four alike, Black's four alike, White's the lighter."""
-    from ..calibration.rectify import FieldView
-
-    view = FieldView(cal, width=240)
-    lab = cv2.cvtColor(cv2.GaussianBlur(view.warp(image), (5, 5), 0), cv2.COLOR_BGR2LAB)
-    lab = lab.astype(np.float32)
-    spots = []
-    for row in view.rows[:24]:
-        x, y = round(row.base[0]), round(row.base[1] + row.direction * 0.5 * view.d)
-        spots.append(np.median(lab[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3), axis=0))
-    spots = np.array(spots)
-    empty = {par: np.median([spots[i] for i in range(24) if not START[i] and i % 2 == par], axis=0)
-             for par in (0, 1)}
-    unlike = np.array([np.linalg.norm(spots[i] - empty[i % 2]) for i in range(24)])
-    occupied = np.array([bool(n) for n in START])
-    white = spots[[i for i in range(24) if START[i] > 0]]
-    black = spots[[i for i in range(24) if START[i] < 0]]
-    spread = np.linalg.norm(white - white.mean(0), axis=1).mean()
-    spread += np.linalg.norm(black - black.mean(0), axis=1).mean()
-    apart = np.linalg.norm(white.mean(0) - black.mean(0))
-    lighter = 20.0 if white[:, 0].mean() > black[:, 0].mean() else -20.0
-    return float(unlike[occupied].mean() - unlike[~occupied].mean() + apart - spread + lighter)
-
-
 def long_first(named: dict) -> bool:
     """Whether a naming puts White's points along a long side of the field (p1-p12 no
     shorter than p1-p24): the points run along the long sides."""
@@ -132,20 +104,3 @@ def field_namings(image: np.ndarray, finder: Path | None = None
         raise ValueError("no playing field found in the photo (give its corners with "
                          "--calibration)")
     return field.namings()
-
-
-def orient(image: np.ndarray, namings: list[dict],
-           geometry: FieldGeometry | None = None) -> Calibration:
-    """The naming of the corners (of `namings`) under which the frame shows the start
-    position best."""
-    size = (image.shape[1], image.shape[0])
-    geometry = geometry or FieldGeometry()
-    best, best_score = None, -1.0
-    for named in namings:
-        cal = Calibration(size, named, geometry)
-        score = start_score(image, cal)
-        if score > best_score:
-            best, best_score = cal, score
-    if best is None or best_score < 30:
-        raise ValueError("the start position is not on the board (cannot tell the corners apart)")
-    return best
