@@ -6,7 +6,9 @@
 
 Material: frames rendered by `vision.synth` from seeds 100000 on, each with one to six dice
 (a quarter of them leaning; in half the frames also against or on checkers, as dice lie
-while the checkers move) and sometimes a hand; the benchmark reads seeds 0-999 and
+while the checkers move) and sometimes a hand; with `--look-frames N`, N more from seeds
+200000 on in the trained looks of `vision.looks` in turn (3D dice and glossy checkers, piles,
+inlays, leather...; never the held-out logo and marble); the benchmark reads seeds 0-999 and
 2000-2299, so every figure it prints is on frames never trained on. Frames are kept in
 `--cache` and reused. The finder learns die centres on the half-size field as `read` warps
 it (through corners jittered by a pixel, as a calibration may be off); the reader learns
