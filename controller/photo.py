@@ -7,7 +7,7 @@ readings: the one that shows the start position, if one does; else, when the use
 the photo was taken (`home` and `white`: the photo taken from White's seat, White's edge the
 long side lower in the photo), the ones that fit that; then the one within `NEAR_START`
 checkers of the start position, if one is (an early game, or the start position misread on a
-few points: the other namings read it 40 or more away); the rest ranked by the fewest pips
+few points: other namings read it 30 or more away); the rest ranked by the fewest pips
 (players' checkers go home, so the true naming usually has the fewest). Only a single
 fitting reading is certain: the others are kept beside it, never dropped in silence.
 """
