@@ -41,7 +41,6 @@ import numpy as np
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.column_reader import MODEL, ColumnReader
 from bgboard.vision.columns import Columns, board_references
-from bgboard.vision.corners import START
 from bgboard.vision.read import CHECKER_READERS, Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -185,21 +184,25 @@ def not_found(entry: dict) -> dict:
             "whole": False, "tally": tally(entry["points"], [0] * 24, skip), "found": False}
 
 
-def read_found(entry: dict, checkers: str, finder: Path | None) -> tuple[np.ndarray, dict | None]:
-    """The entry's photo and the reading `bgboard read` gives with no calibration (None: no
-    field found): the first one where the labels show the start position, whose naming the
-    photo tells; else the one named as the labels are, whose naming is the labeller's choice
-    (`no_start_naming`), not something a photo without the start position can tell."""
+def read_found(entry: dict, checkers: str, finder: Path | None
+               ) -> tuple[np.ndarray, dict | None, bool | None]:
+    """The entry's photo, the reading `bgboard read` gives with no calibration (None: no field
+    found) and whether it is the first reading (None where the labels show the start
+    position): the first one there, whose naming the photo tells; else the one named as the
+    labels are, whose naming is the labeller's choice (`no_start_naming`), not something a
+    photo without the start position can tell."""
     from bgboard.controller.photo import read_photo as read_any
+    from bgboard.controller.photo import shows_start
 
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
     try:
         readings = read_any(image, checkers, finder=finder).readings
     except ValueError:
-        return image, None
-    if tuple(entry["points"]) == START and not any(entry["bar"].values()):
-        return image, readings[0]
-    return image, {**no_start_naming(entry, readings), "first": readings[0]}
+        return image, None, None
+    if shows_start(entry):
+        return image, readings[0], None
+    named = no_start_naming(entry, readings)
+    return image, named, named is readings[0]
 
 
 def no_start_naming(entry: dict, readings: list[dict]) -> dict:
@@ -219,17 +222,17 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
         fold = entry["fold"]
         if finder:
             net_file = None if finder == "auto" else Path(finder.format(fold=fold))
-            image, obs = read_found(entry, checkers, net_file)
+            image, obs, first = read_found(entry, checkers, net_file)
             if obs is None:
                 results.append(not_found(entry))
                 continue
-            first = obs.get("first", obs)["corners_px"]
             entry = {**entry, "corners_px": obs["corners_px"]}
         else:
             image, obs = read_photo(entry, checkers, Path(str(net).format(fold=fold)))
+            first = None
         results.append({**score(entry, obs), "found": True})
-        if finder and "first" in obs:
-            results[-1]["first named as labelled"] = first == obs["corners_px"]
+        if first is not None:
+            results[-1]["first named as labelled"] = first
         if show_dir:
             show(entry, image, obs, results[-1], show_dir)
     return results

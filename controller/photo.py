@@ -58,7 +58,7 @@ def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None
     if not readings:
         raise ValueError("--home/--white: no naming of the field found puts White's edge lower "
                          "in the photo (is the board turned a quarter?)")
-    start = [r for r in readings if tuple(r["points"]) == START and not any(r["bar"].values())]
+    start = [r for r in readings if shows_start(r)]
     if start:
         return PhotoReading(start, "start position")
     if len(readings) == 1:
@@ -69,6 +69,11 @@ def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None
         return PhotoReading([near, *(r for r in readings if r is not near)],
                             "near the start position")
     return PhotoReading(readings, "fewest pips")
+
+
+def shows_start(obs: dict) -> bool:
+    """Whether a reading (or a label of one) is the start position, none on the bar."""
+    return tuple(obs["points"]) == START and not any(obs["bar"].values())
 
 
 def from_start(obs: dict) -> int:
