@@ -108,3 +108,22 @@ def test_the_refiner_moves_each_corner_where_it_says_keeping_the_ring(monkeypatc
     monkeypatch.setattr(ff, "net", lambda model: SaysEveryCornerIsAt((ff.REACH, 0.0)))
     kept = ff.refine(np.zeros((600, 1300, 3), np.uint8), field, Path("refiner.onnx"))
     np.testing.assert_allclose(kept.corners, field.corners)  # outside its view: not moved
+
+
+def test_bar_ends_off_the_middle_of_their_edges_in_shares_of_the_field():
+    ends = np.array([[200.0, 96.0], [220.0, 204.0]])  # 0 and 0.1 of the field's length off
+    assert ff.off_middle(SQUARE, ends) == pytest.approx(0.1)
+    assert ff.off_middle(SQUARE, np.array([[303.0, 160.0]])) == pytest.approx(0.1)  # side edges
+    assert ff.off_middle(SQUARE, np.array([[200.0, 150.0]])) == np.inf  # the field's middle
+    assert ff.off_middle(SQUARE, np.zeros((0, 2))) == 0
+
+
+def test_the_field_is_the_surest_four_corners_with_the_bar_at_their_middles():
+    box = [[40.0, 100.0, 0.9], [40.0, 200.0, 0.85]]  # the outer corners of a tray on the left
+    field = [[100.0, 100.0, 0.8], [300.0, 100.0, 0.7], [300.0, 200.0, 0.6], [100.0, 200.0, 0.5]]
+    corners = np.array(box + field)  # the surest first
+    ends = np.array([[200.0, 99.0], [200.0, 201.0]])
+    np.testing.assert_allclose(ff.choose(corners, ends), field)
+    np.testing.assert_allclose(ff.choose(corners[2:], ends), field)
+    lopsided = np.array([[250.0, 99.0], [250.0, 201.0]])  # no four fit: the surest four
+    np.testing.assert_allclose(ff.choose(corners, lopsided), ff.ring(corners[:4]))

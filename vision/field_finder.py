@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 
 import cv2
@@ -31,6 +32,8 @@ PATCH = 64  # the refiner's input side, pixels
 REACH = 1.5  # the refiner sees this many point widths either side of a corner
 POINT = (1 - BAR_WIDTH) / 12  # a point's width on a usual board, in field widths
 REFINE_STEPS = 2  # times each corner is placed again, each through the corners placed before
+CANDIDATES = 8  # corner peaks tried as the field's corners, the surest first
+OFF_MIDDLE = 0.05  # how far a bar end may lie from its edge's middle, in shares of the field
 
 
 @cache
@@ -100,6 +103,37 @@ def bar_edges(corners: np.ndarray, ends: np.ndarray) -> tuple[int, int]:
     return (0, 2) if cost[0] <= cost[1] else (1, 3)
 
 
+def off_middle(corners: np.ndarray, ends: np.ndarray) -> float:
+    """How far the bar ends lie from the middles of two opposite edges of the field with
+    these corners (in ring order), along them, in shares of the field: each end mapped into
+    the field seen square, the pair of edges that fits best (0 with no end; infinite when an
+    end lies nearer the field's middle than its edges: no bar end of this field)."""
+    if not len(ends):
+        return 0.0
+    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_square = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
+    uv = cv2.perspectiveTransform(ends.reshape(-1, 1, 2).astype(np.float64), to_square)[:, 0]
+    fits = []
+    for along, across in (uv.T, uv.T[::-1]):
+        near_edge = np.minimum(abs(across), abs(1 - across)) <= 0.25
+        fits.append(abs(along - 0.5).max() if near_edge.all() else np.inf)
+    return float(min(fits))
+
+
+def choose(corners: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The four of the corner peaks (x, y, score; surest first) that make the field, in ring
+    order, with their scores: the surest four that make a convex quadrilateral with the bar
+    ends at the middles of two opposite edges (a peak at a box's outer corner or a bear-off
+    tray's is left out), else the surest four."""
+    fours = sorted(combinations(range(len(corners)), 4), key=lambda c: (max(c), c))
+    for four in fours:
+        ringed = ring(corners[list(four)])
+        if (cv2.isContourConvex(ringed[:, :2].astype(np.float32))
+                and off_middle(ringed[:, :2], ends) <= OFF_MIDDLE):
+            return ringed
+    return ring(corners[:4])
+
+
 def find(image: np.ndarray, model: Path = MODEL, refiner: Path | None = REFINER
          ) -> Field | None:
     """The playing field in a BGR photo of a board, or None when the net finds no four
@@ -109,13 +143,15 @@ def find(image: np.ndarray, model: Path = MODEL, refiner: Path | None = REFINER
     finder = net(model)
     finder.setInput(net_input(sq))
     corner_heat, bar_heat, dx, dy = finder.forward()[0]
-    corners = peaks(corner_heat, dx, dy, 4)
-    if len(corners) < 4 or corners[:, 2].min() < FOUND:
+    corners = peaks(corner_heat, dx, dy, CANDIDATES)
+    corners = corners[corners[:, 2] >= FOUND] / [k, k, 1]
+    if len(corners) < 4:
         return None
     ends = peaks(bar_heat, dx, dy, 2)
     ends = ends[ends[:, 2] >= FOUND, :2] / k
-    placed = ring(corners[:, :2] / k)
-    field = Field(placed, bar_edges(placed, ends), float(corners[:, 2].min()))
+    chosen = choose(corners, ends)
+    placed = chosen[:, :2]
+    field = Field(placed, bar_edges(placed, ends), float(chosen[:, 2].min()))
     return refine(image, field, refiner) if refiner and refiner.is_file() else field
 
 
