@@ -80,16 +80,19 @@ def loss(out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train(items: list, sample, epochs: int, checkpoint: Path, out: Path,
-          refiner: bool = False) -> None:
+          refiner: bool = False, init: Path | None = None) -> None:
     """Train the finder (or the `refiner`) on `items` (image, corners, bar ends), a fresh
-    `sample` of each per epoch."""
+    `sample` of each per epoch; from the net of the checkpoint `init` (fine-tuning, at a
+    third of the learning rate) or from scratch."""
     torch.manual_seed(0)
     torch.set_num_threads(1)
     net = CornerNet() if refiner else FieldNet()
+    if init:
+        net.load_state_dict(torch.load(init)["net"])
     measure = corner_loss if refiner else loss
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(items) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 1e-3 if init else 3e-3, total_steps=steps)
     first = resume(checkpoint, net, opt, sched)
     rng = np.random.default_rng(first)
     for epoch in range(first, epochs):

@@ -51,6 +51,9 @@ FIRST_SEED = 600_000
 KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
 RAISED = (0.015, 0.07)  # `--walls`: how much larger the box's top looks than its field
+TRAY_SIDES = ("both", "both", "low", "high", "none")  # `--trays`: where, as often as this
+TRAY_GAP = (0.01, 0.07)  # `--trays`: the frame between the field and a tray, field heights
+FELT = (40.0, 95.0, 55.0)  # a green felt tray
 SIGMA = 1.2  # peak width, cells
 REFINE_MISS = (0.45, 0.15, 1.3)  # refiner samples: corners missed by this (sd, point widths),
 # a fifth of them by the smaller sd (as after a first refining step), never beyond the last
@@ -72,15 +75,32 @@ def boxed(scene, seed: int):
     return with_look(scene, raised=float(rng.uniform(*RAISED)), nadir=tuple(nadir.tolist()))
 
 
-def render_frames(frames: int, first: int, folder: Path, walls: bool = False) -> None:
+def trayed(scene, seed: int):
+    """`scene` with bear-off trays as real boxes have them (`synth.Look.trays`): on both sides
+    of the field, one or none, the frame between a sliver to a strip (TRAY_GAP field
+    heights), in the field's colour, a shade darker, the frame's colour lighter or felt."""
+    rng = np.random.default_rng([seed, 27])
+    look = scene.look
+    colours = (look.field, tuple(0.8 * c for c in look.field),
+               tuple(min(255.0, 1.15 * c) for c in look.frame), FELT)
+    return with_look(scene, trays=str(rng.choice(TRAY_SIDES)),
+                     tray=tuple(float(c) for c in colours[rng.integers(len(colours))]),
+                     tray_gap=float(rng.uniform(*TRAY_GAP)))
+
+
+def render_frames(frames: int, first: int, folder: Path, walls: bool = False,
+                  trays: bool = False) -> None:
     """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk;
-    with `walls`, every board a box with walls (`boxed`)."""
+    with `walls`, every board a box with walls (`boxed`); with `trays`, bear-off trays of
+    every kind beside the field (`trayed`)."""
     folder.mkdir(parents=True, exist_ok=True)
     start = time.time()
     for seed in range(first, first + frames):
         if (folder / f"{seed}.json").exists():
             continue
         scene = family_scene(seed, TRAINED[seed % len(TRAINED)])
+        if trays:
+            scene = trayed(scene, seed)
         if walls:
             scene = boxed(scene, seed)
         shot = render(scene, seed)
@@ -231,13 +251,18 @@ def main() -> None:
                         help=f"times each real photo is seen an epoch (default {REAL_REPEAT})")
     parser.add_argument("--walls", action="store_true",
                         help="render: every board a box whose walls show beside the field")
+    parser.add_argument("--trays", action="store_true",
+                        help="render: bear-off trays of every kind beside the field")
+    parser.add_argument("--init", type=Path, metavar="CHECKPOINT.pt",
+                        help="train: fine-tune the net of this checkpoint (e.g. "
+                             "cache/field/field_corners.pt) instead of starting afresh")
     parser.add_argument("--cut", type=float, default=0.0, metavar="SHARE",
                         help="share of samples whose picture is cut at the field's edges "
                              "(default 0)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.step == "render":
-        render_frames(args.frames, args.first, args.cache / "frames", args.walls)
+        render_frames(args.frames, args.first, args.cache / "frames", args.walls, args.trays)
         return
     import field_net  # beside this script: the PyTorch half
 
@@ -249,7 +274,7 @@ def main() -> None:
     refiner = args.step == "refine"
     out = args.out or (ff.REFINER if refiner else ff.MODEL)
     field_net.train(items, partial(refine_sample if refiner else sample, cut=args.cut),
-                    args.epochs, args.cache / f"{out.stem}.pt", out, refiner)
+                    args.epochs, args.cache / f"{out.stem}.pt", out, refiner, args.init)
 
 
 if __name__ == "__main__":

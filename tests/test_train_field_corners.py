@@ -61,3 +61,14 @@ def test_a_cut_refiner_sample_still_holds_its_corner():
         x, uv = tfc.refine_sample(IMAGE, CORNERS, ENDS, np.random.default_rng(seed), cut=1.0)
         assert x.shape == (3, ff.PATCH, ff.PATCH)
         assert np.abs(uv).max() < ff.REACH  # the labelled corner lies in the corner's view
+
+
+def test_trays_are_drawn_of_every_kind_and_the_same_for_a_seed():
+    from bgboard.vision.synth import Scene, with_look
+
+    board = with_look(Scene((0,) * 24), field=(200.0, 180.0, 140.0))
+    looks = [tfc.trayed(board, seed).look for seed in range(40)]
+    assert {look.trays for look in looks} == {"both", "low", "high", "none"}
+    assert all(tfc.TRAY_GAP[0] <= look.tray_gap <= tfc.TRAY_GAP[1] for look in looks)
+    assert len({look.tray for look in looks}) == 4  # field, darker, frame lighter, felt
+    assert tfc.trayed(Scene((0,) * 24), 5) == tfc.trayed(Scene((0,) * 24), 5)

@@ -113,3 +113,22 @@ def test_a_leaning_3d_die_shows_two_faces_even_from_straight_above_and_keeps_its
     truth = render(Scene(START_POINTS, dice=(Die(6, (0.3, 0.5), 10.0, True),), look=look), 3)
     x, y, w, h = truth.truth["dice"][0]["box_px"]
     assert truth.truth["dice"][0]["value"] == 6 and 20 < w < 60 and 20 < h < 60
+
+
+def test_bear_off_trays_lie_beside_the_field_on_the_sides_asked():
+    empty = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
+    felt = {"tray": (40.0, 200.0, 40.0), "tray_gap": 0.07}
+    shots = {side: render(with_look(empty, trays=side, **felt), 3)
+             for side in ("none", "low", "high", "both")}
+    assert len({str(shot.calibration) for shot in shots.values()}) == 1  # the field stays
+    bare = shots["none"].image.astype(int)
+    # each tray 0.1 of the field wide, 0.07 of its height out: beside points 12 and 13 at
+    # x 41-133, beside 1 and 24 at 1147-1239
+    high, low = np.s_[300:420, 60:115], np.s_[300:420, 1165:1220]
+
+    def shown(side, at):
+        return np.abs(shots[side].image.astype(int)[at] - bare[at]).mean() > 30
+
+    assert [shown(end, low) for end in ("low", "high", "both")] == [True, False, True]
+    assert [shown(end, high) for end in ("low", "high", "both")] == [False, True, True]
+    assert shots["low"].image.tobytes() == render(with_look(empty, **felt), 3).image.tobytes()

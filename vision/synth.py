@@ -107,6 +107,10 @@ class Look:
     raised: float = 0.0  # how much larger the frame's and the bar's top look than the field,
     # seen from the camera: wall height / (camera height - wall height); 0: a flat board
     nadir: tuple[float, float] = (640.0, 360.0)  # frame pixel straight below the camera
+    trays: str = "low"  # bear-off trays beside the field: low (beside points 1 and 24, field
+    # x 0) | high (beside points 12 and 13) | both | none
+    tray: tuple | None = None  # the trays' colour (None: the field's, a fifth darker)
+    tray_gap: float = 0.07  # the frame between the field and a tray, in field heights
 
 
 @dataclass(frozen=True)
@@ -332,8 +336,18 @@ def _canvas_layout(look: Look):
     fh = CANVAS_H
     fw = round(fh * look.aspect)
     m = round(0.07 * fh)
-    tray = round(0.1 * fw)
-    return (fw + 3 * m + tray, fh + 2 * m), (m + tray + m, m), (fw, fh)
+    low, high = (round(0.1 * fw) + round(look.tray_gap * fh) if look.trays in (end, "both")
+                 else 0 for end in ("low", "high"))
+    return (fw + 2 * m + low + high, fh + 2 * m), (m + low, m), (fw, fh)
+
+
+def _tray_boxes(look: Look, origin, size) -> list[tuple[int, int, int, int]]:
+    """The bear-off trays beside the field (x0, y0, x1, y1 on the canvas)."""
+    (ox, oy), (fw, fh) = origin, size
+    width, gap = round(0.1 * fw), round(look.tray_gap * fh)
+    xs = {"low": ox - gap - width, "high": ox + fw + gap}
+    return [(x, oy, x + width, oy + fh) for end, x in xs.items()
+            if look.trays in (end, "both")]
 
 
 def _draw_board(rng, look: Look) -> np.ndarray:
@@ -341,9 +355,9 @@ def _draw_board(rng, look: Look) -> np.ndarray:
     img = np.zeros((ch, cw, 3), np.float32)
     img[:] = look.frame
     img[oy:oy + fh, ox:ox + fw] = look.field
-    tray = (ox - round(0.07 * fh) - round(0.1 * fw), oy)
-    tray_box = (tray[0], oy, tray[0] + round(0.1 * fw), oy + fh)
-    cv2.rectangle(img, tray_box[:2], tray_box[2:], [c * 0.8 for c in look.field], -1)
+    tray = look.tray if look.tray is not None else [c * 0.8 for c in look.field]
+    for box in _tray_boxes(look, (ox, oy), (fw, fh)):
+        cv2.rectangle(img, box[:2], box[2:], tray, -1)
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
     cv2.rectangle(img, (round(bx0), oy), (round(bx1), oy + fh), look.frame, -1)
     geo = look.geometry
