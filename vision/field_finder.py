@@ -2,11 +2,13 @@
 
 The net sees the photo shrunk to `SIZE` pixels on its longer side and marks, on a grid of
 8x8-pixel cells, the four corners of the playing field and the two ends of the bar (where the
-bar meets White's and Black's edges), each placed within its cell by an offset. The corners
-come back in order around the field; the bar ends say which two edges the points stand on,
-so only four namings of the corners remain (which end is White's 1-point, and whether White
-sits on this side or the other), for the position or the user to decide. Trained by
-benchmarks/train_field_corners.py on renders of every look and the real photos' folds.
+bar meets White's and Black's edges), each placed within its cell by an offset. Of the
+corners it marks (a box's or a bear-off tray's too), the surest four that make a field with
+the bar's ends at its middle are taken, in order around the field; the bar ends say which
+two edges the points stand on, so only four namings of the corners remain (which end is
+White's 1-point, and whether White sits on this side or the other), for the position or the
+user to decide. Trained by benchmarks/train_field_corners.py on renders of every look and
+the real photos' folds.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ POINT = (1 - BAR_WIDTH) / 12  # a point's width on a usual board, in field width
 REFINE_STEPS = 2  # times each corner is placed again, each through the corners placed before
 CANDIDATES = 8  # corner peaks tried as the field's corners, the surest first
 OFF_MIDDLE = 0.05  # how far a bar end may lie from its edge's middle, in shares of the field
+NEAR_EDGE = 0.25  # how far a bar end may lie from its edge, in shares of the field
 
 
 @cache
@@ -115,7 +118,7 @@ def off_middle(corners: np.ndarray, ends: np.ndarray) -> float:
     uv = cv2.perspectiveTransform(ends.reshape(-1, 1, 2).astype(np.float64), to_square)[:, 0]
     fits = []
     for along, across in (uv.T, uv.T[::-1]):
-        near_edge = np.minimum(abs(across), abs(1 - across)) <= 0.25
+        near_edge = np.minimum(abs(across), abs(1 - across)) <= NEAR_EDGE
         fits.append(abs(along - 0.5).max() if near_edge.all() else np.inf)
     return float(min(fits))
 
