@@ -95,3 +95,14 @@ def test_calibrate_on_the_real_start_photos_is_measured_in_its_own_naming():
     assert len(results) == 20
     errors = [r["error"] for r in results if r["error"] is not None]
     assert (len(errors), sum(e <= real_fields.RIGHT for e in errors)) == (20, 16)
+
+
+def test_renders_with_trays_are_the_same_boards_with_trays_beside_them():
+    from bgboard.vision import field_finder
+
+    results = real_fields.measure_renders(4, "net", field_finder.MODEL, trays=True)
+    assert [(r["name"], r["fold"]) for r in results] == [
+        ("700000", "logo"), ("700001", "marble"), ("700002", "logo"), ("700003", "marble")]
+    # trays on both sides of the first three, none on the fourth (train_field_corners.trayed)
+    assert [r["error"] for r in results] == pytest.approx([0.547, 0.261, 0.177, 0.500],
+                                                          abs=0.001)
