@@ -4,6 +4,7 @@ four corners and the bar's two ends in a photo of any board.
     pip install torch==2.13.0 onnx        # training only: bgboard runs the net with OpenCV
     python benchmarks/train_field_corners.py render --frames 3000    # renders into the cache
     python benchmarks/train_field_corners.py render --frames 3000 --first 603000 --walls  # boxes
+    python benchmarks/train_field_corners.py render --frames 1500 --first 606000 --trays  # trays
     python benchmarks/train_field_corners.py train --epochs 24 --real-folds 1,2,3,4 --cut 0.3
                                                                      # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
@@ -13,7 +14,8 @@ four corners and the bar's two ends in a photo of any board.
 Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
 around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
-draws each board as a box whose walls show beside the field (`boxed`). Real: the
+draws each board as a box whose walls show beside the field (`boxed`), `--trays` with
+bear-off trays of every kind beside it (`trayed`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
 the folds left out are the ones to measure on. Each sample is turned by any angle, scaled,
@@ -21,7 +23,7 @@ shifted, mirrored and recoloured (`--cut SHARE`: that share of them first cut ju
 the field, as photos framed on the field are, and placed as `find` places a photo); the net
 learns a score per 8x8-pixel cell (a peak at each corner, another map for the bar ends) and
 each peak's place within its cell. Checkpoints every epoch (cache/<out's stem>.pt) and
-resumes.
+resumes; `--init CHECKPOINT` fine-tunes a net trained before instead of starting afresh.
 
 `refine` trains the refiner (`field_finder.refine`) on the same renders and real photos: each
 sample is one corner's view through corners moved off the labelled ones as the finder misses
