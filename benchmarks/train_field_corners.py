@@ -46,7 +46,7 @@ from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
 from bgboard.vision.dice import net_input
 from bgboard.vision.looks import TRAINED, family_scene
-from bgboard.vision.synth import FRAME_SIZE, render, with_look
+from bgboard.vision.synth import FRAME_SIZE, TRAY_SHADE, render, with_look
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
 FIRST_SEED = 600_000
@@ -83,7 +83,7 @@ def trayed(scene, seed: int):
     heights), in the field's colour, a shade darker, the frame's colour lighter or felt."""
     rng = np.random.default_rng([seed, 27])
     look = scene.look
-    colours = (look.field, tuple(0.8 * c for c in look.field),
+    colours = (look.field, tuple(TRAY_SHADE * c for c in look.field),
                tuple(min(255.0, 1.15 * c) for c in look.frame), FELT)
     return with_look(scene, trays=str(rng.choice(TRAY_SIDES)),
                      tray=tuple(float(c) for c in colours[rng.integers(len(colours))]),

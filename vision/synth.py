@@ -33,6 +33,8 @@ START_POINTS = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 
 CANVAS_H = 560  # canvas pixels per field height
 SPRITE = 64  # die sprite side in pixels
 DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
+TRAY_WIDTH = 0.1  # a bear-off tray's width, in field widths
+TRAY_SHADE = 0.8  # a tray's colour unless the look gives one: the field's, this much as bright
 DIE_LIGHT = np.array([-0.3, -0.4, 1.0]) / np.linalg.norm([-0.3, -0.4, 1.0])  # light on a die
 CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
     ((242, 240, 232), (30, 30, 32)), ((236, 226, 200), (200, 160, 60)),
@@ -109,7 +111,7 @@ class Look:
     nadir: tuple[float, float] = (640.0, 360.0)  # frame pixel straight below the camera
     trays: str = "low"  # bear-off trays beside the field: low (beside points 1 and 24, field
     # x 0) | high (beside points 12 and 13) | both | none
-    tray: tuple | None = None  # the trays' colour (None: the field's, a fifth darker)
+    tray: tuple | None = None  # the trays' colour (None: the field's, TRAY_SHADE as bright)
     tray_gap: float = 0.07  # the frame between the field and a tray, in field heights
 
 
@@ -336,18 +338,22 @@ def _canvas_layout(look: Look):
     fh = CANVAS_H
     fw = round(fh * look.aspect)
     m = round(0.07 * fh)
-    low, high = (round(0.1 * fw) + round(look.tray_gap * fh) if look.trays in (end, "both")
-                 else 0 for end in ("low", "high"))
+    reach = round(TRAY_WIDTH * fw) + round(look.tray_gap * fh)
+    low, high = (reach if end in _tray_ends(look) else 0 for end in ("low", "high"))
     return (fw + 2 * m + low + high, fh + 2 * m), (m + low, m), (fw, fh)
+
+
+def _tray_ends(look: Look) -> tuple[str, ...]:
+    """The field's ends ("low", "high") with a bear-off tray beside them."""
+    return {"both": ("low", "high"), "none": ()}.get(look.trays, (look.trays,))
 
 
 def _tray_boxes(look: Look, origin, size) -> list[tuple[int, int, int, int]]:
     """The bear-off trays beside the field (x0, y0, x1, y1 on the canvas)."""
     (ox, oy), (fw, fh) = origin, size
-    width, gap = round(0.1 * fw), round(look.tray_gap * fh)
+    width, gap = round(TRAY_WIDTH * fw), round(look.tray_gap * fh)
     xs = {"low": ox - gap - width, "high": ox + fw + gap}
-    return [(x, oy, x + width, oy + fh) for end, x in xs.items()
-            if look.trays in (end, "both")]
+    return [(xs[end], oy, xs[end] + width, oy + fh) for end in _tray_ends(look)]
 
 
 def _draw_board(rng, look: Look) -> np.ndarray:
@@ -355,7 +361,7 @@ def _draw_board(rng, look: Look) -> np.ndarray:
     img = np.zeros((ch, cw, 3), np.float32)
     img[:] = look.frame
     img[oy:oy + fh, ox:ox + fw] = look.field
-    tray = look.tray if look.tray is not None else [c * 0.8 for c in look.field]
+    tray = look.tray if look.tray is not None else [c * TRAY_SHADE for c in look.field]
     for box in _tray_boxes(look, (ox, oy), (fw, fh)):
         cv2.rectangle(img, box[:2], box[2:], tray, -1)
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
