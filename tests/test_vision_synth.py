@@ -7,12 +7,15 @@ import numpy as np
 from bgboard.vision.checkers import pyramid
 from bgboard.vision.synth import (
     CANVAS_H,
+    CUBE_FACES,
     DIE_PARALLAX,
     START_POINTS,
+    Cube,
     Die,
     Scene,
     _cube_faces,
     contrasted,
+    random_cube,
     random_look,
     random_scene,
     render,
@@ -132,3 +135,46 @@ def test_bear_off_trays_lie_beside_the_field_on_the_sides_asked():
     assert [shown(end, low) for end in ("low", "high", "both")] == [True, False, True]
     assert [shown(end, high) for end in ("low", "high", "both")] == [False, True, True]
     assert shots["low"].image.tobytes() == render(with_look(empty, **felt), 3).image.tobytes()
+
+
+def test_the_cube_is_drawn_where_it_lies_with_its_number_on_top():
+    empty = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
+    bare = render(empty, 3)
+    shots = {face: render(replace(empty, cube=Cube(face, (0.5, 0.2), size=0.07)), 3)
+             for face in (2, 64)}
+    assert "cube" not in bare.truth
+    assert shots[2].truth["cube"] == {"face": 2, "field_xy": [0.5, 0.2],
+                                      "box_px": [616, 508, 48, 40]}
+    for shot in shots.values():
+        changed = np.abs(shot.image.astype(int) - bare.image.astype(int)).max(2) > 40
+        ys, xs = np.nonzero(changed)
+        # the cube and its shadow: within a few pixels of its box, nothing else touched
+        assert 612 <= xs.min() and xs.max() <= 672 and 504 <= ys.min() and ys.max() <= 556
+    # the ink (near black on the default cube) covers more of the face for 64 than for 2
+    ink = {face: int((shot.image[516:540, 624:656].max(2) < 90).sum())
+           for face, shot in shots.items()}
+    assert 30 < ink[2] < ink[64]
+
+
+def test_a_3d_cube_shows_its_number_on_top_and_other_numbers_on_its_sides():
+    look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 1.0))
+    scene = Scene((0,) * 24, look=look)
+    shots = [render(replace(scene, cube=Cube(face, (0.3, 0.5), size=0.07)), 3)
+             for face in (2, 8)]
+    x, y, w, h = shots[0].truth["cube"]["box_px"]
+    assert h > w  # the side towards the view shows below the top
+    assert shots[0].image[y:y + h, x:x + w].tobytes() != shots[1].image[y:y + h, x:x + w].tobytes()
+
+
+def test_random_cubes_lie_where_players_leave_them():
+    cubes = [random_cube(np.random.default_rng(seed), Scene((0,) * 24).look)
+             for seed in range(300)]
+    assert {c.face for c in cubes} == set(CUBE_FACES)
+    middle = [c for c in cubes if 0.4 <= c.field_xy[1] <= 0.6 and c.face == 64]
+    beside = [c for c in cubes if not 0 <= c.field_xy[0] <= 1]
+    assert 0.25 < len(middle) / len(cubes) < 0.45 and 0.25 < len(beside) / len(cubes) < 0.5
+    # beside the field: on the frame or in the tray, within the board (the default look has
+    # a tray at the low end: x down to -0.204; 0.052 of frame at the high end), never over
+    # the field's edge (at least half the smallest cube, 0.0147 of the field's width, off it)
+    assert all(-0.204 < c.field_xy[0] < -0.014 or 1.014 < c.field_xy[0] < 1.052 for c in beside)
+    assert all(0.036 * 1.1 <= c.size <= 0.046 * 1.8 for c in cubes)

@@ -53,6 +53,12 @@ FIELDS = ((40, 95, 55), (215, 195, 155), (175, 130, 80), (30, 60, 45), (200, 180
           (120, 30, 35), (35, 50, 90), (225, 215, 195))
 FRAMES = ((95, 60, 35), (60, 38, 25), (140, 95, 55), (180, 140, 90), (40, 30, 25))
 TABLES = ((120, 110, 100), (60, 50, 45), (170, 160, 150), (90, 70, 50))
+CUBE_FACES = (2, 4, 8, 16, 32, 64)  # the doubling cube's faces; 64 stands for 1 in the middle
+CUBE_COLOURS = (((245, 240, 225), (20, 20, 20)), ((30, 30, 30), (240, 240, 240)),
+                ((235, 225, 190), (120, 25, 30)), ((110, 70, 40), (240, 230, 200)),
+                ((180, 30, 35), (250, 250, 250)), ((250, 250, 250), (40, 60, 140)))
+CUBE_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+              cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC)
 DICE = (((250, 250, 245), (20, 20, 20)), ((200, 30, 30), (250, 250, 250)),
         ((20, 20, 20), (250, 250, 250)), ((30, 120, 60), (250, 250, 250)),
         ((245, 235, 200), (30, 30, 30)), ((30, 60, 170), (250, 250, 250)))
@@ -70,6 +76,22 @@ class Die:
     field_xy: tuple[float, float]
     angle: float = 0.0
     cocked: bool = False
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube: the number on its top face, where it lies (field_xy; beyond 0-1 on
+    the frame or in a tray), its turn, its side (a share of the field's height), its body and
+    ink colours (RGB), its numerals' font (an OpenCV Hershey font) and their stroke (pixels
+    of a 64-pixel face)."""
+
+    face: int
+    field_xy: tuple[float, float]
+    angle: float = 0.0
+    size: float = 0.055
+    colours: tuple = CUBE_COLOURS[0]
+    font: int = cv2.FONT_HERSHEY_DUPLEX
+    stroke: int = 3
 
 
 @dataclass(frozen=True)
@@ -124,6 +146,7 @@ class Scene:
     dice: tuple[Die, ...] = ()
     hand: bool = False
     look: Look = Look()
+    cube: Cube | None = None  # the doubling cube, where the photo shows it
 
 
 @dataclass(frozen=True)
@@ -237,6 +260,39 @@ def random_dice(rng, look: Look, points, bar, cocked: float = 0.1,
             dice.append(Die(int(rng.integers(1, 7)), xy, float(rng.uniform(0, 360)),
                             bool(rng.random() < cocked)))
     return tuple(dice)
+
+
+def random_cube(rng, look: Look) -> Cube:
+    """The cube where players leave it: in the middle (64 up, half-way between the players)
+    on the bar or beside the field, or turned to 2-64 on its owner's side of either; a fifth
+    of the time anywhere on the field. Any size from dice size to 1.8 times it, colours, font,
+    stroke and turn."""
+    size = look.die_size * rng.uniform(1.1, 1.8)
+    centred = rng.random() < 0.4
+    face = 64 if centred else int(_pick(rng, CUBE_FACES))
+    y = rng.uniform(0.4, 0.6) if centred else rng.choice((-1, 1)) * rng.uniform(0.22, 0.44) + 0.5
+    where = rng.random()
+    if where < 0.4:
+        x = sum(look.geometry.bar_x) / 2 + rng.normal(0, 0.005)
+    elif where < 0.8:
+        x = _beside(rng, look, size)
+    else:
+        x, y = rng.uniform(0.04, 0.96), rng.uniform(0.05, 0.95)
+    body, ink = _pick(rng, (*CUBE_COLOURS, look.dice))
+    return Cube(face, (float(x), float(y)), float(rng.uniform(0, 360)), float(size),
+                (_jitter(rng, body, 12), _jitter(rng, ink, 12)), int(_pick(rng, CUBE_FONTS)),
+                int(rng.integers(2, 6)))
+
+
+def _beside(rng, look: Look, size: float) -> float:
+    """A field x beside one end of the field, on the frame or in the tray there."""
+    (_, _), (ox, _), (fw, _) = _canvas_layout(look)
+    cw = _canvas_layout(look)[0][0]
+    half = size * CANVAS_H / 2 / fw
+    low, high = -ox / fw, (cw - ox) / fw
+    if rng.random() < 0.5:
+        return rng.uniform(min(low + half, -half), -half)
+    return rng.uniform(1 + half, max(high - half, 1 + half))
 
 
 def _free(look: Look, points, bar, xy, dice) -> bool:
@@ -549,9 +605,8 @@ def _checker_3d(img, centre, r, rgb, look: Look) -> None:
                 float(np.degrees(np.arctan2(ly, lx))), 0, 360, shine, -1, aa, 4)
 
 
-def _die_sprite(value: int, body, pip, size: int, cocked: bool):
-    """A die seen from above (top face, or top plus side face when cocked) and its mask."""
-    s = size
+def _face(body, s: int) -> tuple[np.ndarray, np.ndarray]:
+    """A blank face of a die or the cube (a rounded square, darker at its edge) and its mask."""
     face = np.zeros((s, s, 3), np.float32)
     face[:] = body
     mask = np.zeros((s, s), np.float32)
@@ -563,6 +618,29 @@ def _die_sprite(value: int, body, pip, size: int, cocked: bool):
             cv2.circle(mask, (cx, cy), c, 1.0, -1, cv2.LINE_AA)
     edge = cv2.GaussianBlur(mask, (0, 0), 0.06 * s)
     face *= (0.75 + 0.25 * edge)[..., None]
+    return face, mask
+
+
+def _numeral_sprite(number: int, body, ink, cube: Cube) -> tuple[np.ndarray, np.ndarray]:
+    """A face of the doubling cube seen square on: its number, as wide as 0.7 of the face
+    (one digit no taller than half of it), and the face's mask."""
+    face, mask = _face(body, SPRITE)
+    text = str(number)
+    thick = max(1, round(cube.stroke * SPRITE / 64))
+    (w, h), _ = cv2.getTextSize(text, cube.font, 1.0, thick)
+    scale = min(0.7 * SPRITE / w, 0.5 * SPRITE / h)
+    (w, h), _ = cv2.getTextSize(text, cube.font, scale, thick)
+    strokes = np.zeros((SPRITE, SPRITE), np.uint8)
+    cv2.putText(strokes, text, (round((SPRITE - w) / 2), round((SPRITE + h) / 2)), cube.font,
+                scale, 255, thick, cv2.LINE_AA)
+    a = strokes[..., None] / np.float32(255)
+    return face * (1 - a) + np.asarray(ink, np.float32) * a, mask
+
+
+def _die_sprite(value: int, body, pip, size: int, cocked: bool):
+    """A die seen from above (top face, or top plus side face when cocked) and its mask."""
+    s = size
+    face, mask = _face(body, s)
     for dx, dy in PIPS[value]:
         cv2.circle(face, (round(s / 2 + dx * 0.27 * s), round(s / 2 + dy * 0.27 * s)),
                    round(0.085 * s), pip, -1, cv2.LINE_AA)
@@ -616,8 +694,9 @@ def _cube_faces(look: Look, die: Die, origin) -> list[tuple[int, float, np.ndarr
     return faces
 
 
-def _draw_cube(img, look: Look, die: Die, origin) -> None:
-    """A die drawn as a cube (`_cube_faces`) with its shadow."""
+def _draw_cube(img, look: Look, die: Die, origin, paint=None) -> None:
+    """A die drawn as a cube (`_cube_faces`) with its shadow; `paint(value, light)` draws
+    each face (sprite and mask), a die's pips unless given."""
     size = look.die_size * CANVAS_H
     faces = _cube_faces(look, die, origin)
     pad = round(size)
@@ -631,8 +710,8 @@ def _draw_cube(img, look: Look, die: Die, origin) -> None:
     body, pip = (np.array(c, np.float32) for c in look.dice)
     square = np.float32([[0, 0], [SPRITE, 0], [SPRITE, SPRITE], [0, SPRITE]])
     for value, light, xy in faces:
-        sprite, mask = _die_sprite(value, body * light, tuple(map(float, pip * light)), SPRITE,
-                                   False)
+        sprite, mask = paint(value, light) if paint else \
+            _die_sprite(value, body * light, tuple(map(float, pip * light)), SPRITE, False)
         m = cv2.getPerspectiveTransform(square, np.float32(xy - (x0, y0)))
         shape = (x1 - x0, y1 - y0)
         face_alpha = cv2.warpPerspective(mask, m, shape, flags=cv2.INTER_LINEAR)
@@ -648,20 +727,44 @@ def _draw_cube(img, look: Look, die: Die, origin) -> None:
 
 
 def _draw_dice(img, look: Look, dice, origin) -> None:
-    size = look.die_size * CANVAS_H
-    dsize = (img.shape[1], img.shape[0])
     for die in dice:
         if look.style == "3d":
             _draw_cube(img, look, die, origin)
-            continue
-        sprite, mask = _die_sprite(die.value, *look.dice, SPRITE, die.cocked)
-        m = _die_matrix(look, die, origin, mask.shape)
-        warped = cv2.warpAffine(sprite, m, dsize, flags=cv2.INTER_AREA)
-        alpha = cv2.warpAffine(mask, m, dsize, flags=cv2.INTER_LINEAR)
-        shade = cv2.GaussianBlur(np.roll(alpha, (round(0.15 * size), round(0.15 * size)), (0, 1)),
-                                 (0, 0), 0.15 * size + (0.2 * size if die.cocked else 0))
-        img *= (1 - look.shadow * shade)[..., None]
-        img[:] = img * (1 - alpha[..., None]) + warped * alpha[..., None]
+        else:
+            _paste(img, look, die, origin, *_die_sprite(die.value, *look.dice, SPRITE, die.cocked))
+
+
+def _paste(img, look: Look, die: Die, origin, sprite, mask) -> None:
+    """A flat die's sprite laid where `die` lies, with its shadow (longer when it leans)."""
+    size = look.die_size * CANVAS_H
+    dsize = (img.shape[1], img.shape[0])
+    m = _die_matrix(look, die, origin, mask.shape)
+    warped = cv2.warpAffine(sprite, m, dsize, flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(mask, m, dsize, flags=cv2.INTER_LINEAR)
+    shade = cv2.GaussianBlur(np.roll(alpha, (round(0.15 * size), round(0.15 * size)), (0, 1)),
+                             (0, 0), 0.15 * size + (0.2 * size if die.cocked else 0))
+    img *= (1 - look.shadow * shade)[..., None]
+    img[:] = img * (1 - alpha[..., None]) + warped * alpha[..., None]
+
+
+def _doubling_die(look: Look, cube: Cube) -> tuple[Look, Die]:
+    """The cube as the dice are drawn: a look whose dice are its size, and a die showing 1
+    on top where it lies (`_draw_doubling` numbers the faces)."""
+    return replace(look, die_size=cube.size), Die(1, cube.field_xy, cube.angle)
+
+
+def _draw_doubling(img, look: Look, cube: Cube, origin) -> None:
+    """The doubling cube, its number on top; a 3D look's sides show the other numbers."""
+    body, ink = (np.array(c, np.float32) for c in cube.colours)
+    look, die = _doubling_die(look, cube)
+    if look.style == "3d":
+        sides = [f for f in CUBE_FACES if f != cube.face]
+        number = {1: cube.face, 2: sides[0], 3: sides[1], 5: sides[2], 4: sides[3]}
+        _draw_cube(img, look, die, origin,
+                   lambda value, light: _numeral_sprite(number[value], body * light,
+                                                        ink * light, cube))
+    else:
+        _paste(img, look, die, origin, *_numeral_sprite(cube.face, body, ink, cube))
 
 
 def _camera(look: Look) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
@@ -751,6 +854,8 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
     board = board_bg.copy()
     _draw_checkers(board, look, _strips(look, scene.points, scene.bar), origin, CANVAS_H)
     _draw_dice(board, look, scene.dice, origin)
+    if scene.cube:
+        _draw_doubling(board, look, scene.cube, origin)
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
@@ -884,25 +989,32 @@ def _truth(scene: Scene, homography, origin) -> dict:
     look = scene.look
     counts = {key: sum(abs(n) for n in scene.points if (n > 0) == (key == "white") and n)
               for key in ("white", "black")}
-    dice = []
-    for die in scene.dice:
-        if look.style == "3d":
-            canvas = np.concatenate([xy for *_, xy in _cube_faces(look, die, origin)])
-        else:
-            shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
-            m = _die_matrix(look, die, origin, shape)
-            h, w = shape
-            box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-            canvas = box @ m[:, :2].T + m[:, 2]
-        px = cv2.perspectiveTransform(canvas[None].astype(np.float32), homography)[0]
-        x0, y0 = np.floor(px.min(0))
-        x1, y1 = np.ceil(px.max(0))
-        dice.append({"value": die.value, "field_xy": list(die.field_xy), "cocked": die.cocked,
-                     "box_px": [int(x0), int(y0), int(x1 - x0), int(y1 - y0)]})
+    dice = [{"value": die.value, "field_xy": list(die.field_xy), "cocked": die.cocked,
+             "box_px": _box_px(look, die, origin, homography)} for die in scene.dice]
     bar = {k: int(scene.bar.get(k, 0)) for k in ("white", "black")}
-    return {"points": list(scene.points), "bar": bar,
-            "off": {k: 15 - counts[k] - bar[k] for k in ("white", "black")},
-            "dice": dice, "hand": scene.hand}
+    truth = {"points": list(scene.points), "bar": bar,
+             "off": {k: 15 - counts[k] - bar[k] for k in ("white", "black")},
+             "dice": dice, "hand": scene.hand}
+    if scene.cube:
+        truth["cube"] = {"face": scene.cube.face, "field_xy": list(scene.cube.field_xy),
+                         "box_px": _box_px(*_doubling_die(look, scene.cube), origin, homography)}
+    return truth
+
+
+def _box_px(look: Look, die: Die, origin, homography) -> list[int]:
+    """The frame box (x, y, w, h) around a die as `_draw_dice` draws it."""
+    if look.style == "3d":
+        canvas = np.concatenate([xy for *_, xy in _cube_faces(look, die, origin)])
+    else:
+        shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
+        m = _die_matrix(look, die, origin, shape)
+        h, w = shape
+        box = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        canvas = box @ m[:, :2].T + m[:, 2]
+    px = cv2.perspectiveTransform(canvas[None].astype(np.float32), homography)[0]
+    x0, y0 = np.floor(px.min(0))
+    x1, y1 = np.ceil(px.max(0))
+    return [int(x0), int(y0), int(x1 - x0), int(y1 - y0)]
 
 
 def with_look(scene: Scene, **changes) -> Scene:
