@@ -235,15 +235,21 @@ class Finder(nn.Module):
         return torch.sigmoid(self.head(self.body(x)))
 
 
+def reader_body(cells: int, outputs: int) -> nn.Sequential:
+    """The patch readers' layers (dice here, the cube in train_cube.py): convolutions pooled
+    down to a map of `cells` places of 48 features, then one linear layer to `outputs`."""
+    return nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
+                         nn.MaxPool2d(2), *block(32, 48), nn.MaxPool2d(3),
+                         nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * cells, outputs))
+
+
 class Reader(nn.Module):
     """Probabilities of no die (0) and of 1-6 for the die in a patch's middle, and that it
     leans. The last layer sees a 3x3 map of features, so it knows where the pips are."""
 
     def __init__(self):
         super().__init__()
-        self.body = nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), *block(32, 32),
-                                  nn.MaxPool2d(2), *block(32, 48), nn.MaxPool2d(3),
-                                  nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 9, 8))
+        self.body = reader_body(9, 8)
 
     def forward(self, x):
         out = self.body(x)

@@ -23,6 +23,7 @@ from ..calibration.file import Calibration
 from ..engine.board import BLACK, WHITE, Position
 from ..engine.ids import MatchState, position_id, xgid
 from ..vision.corners import START, field_namings
+from ..vision.cube import seen_through
 from ..vision.read import Reader
 
 HOMES = ("left", "right")
@@ -41,20 +42,26 @@ class PhotoReading:
 
 
 def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None,
-               white: str | None = None, finder: Path | None = None) -> PhotoReading:
+               white: str | None = None, finder: Path | None = None,
+               cube: bool = False) -> PhotoReading:
     """The field found in a BGR photo and read through its namings; ValueError when no field
     is found. `white` names the colour of White's checkers (default light); giving `home` or
     `white` says the photo was taken from White's seat. `finder`: the learned field finder's
-    net, if not the installed one."""
+    net, if not the installed one. `cube`: also look for the doubling cube (each reading's
+    `cube`, seen through its naming, where one is seen)."""
     size = (image.shape[1], image.shape[0])
-    readings = []
+    readings, seen = [], None if cube else {}
     for named in field_namings(image, finder):
         if (home or white) and not from_whites_seat(named, home):
             continue
-        obs = Reader(Calibration(size, named), checkers).read(image)
+        reader = Reader(Calibration(size, named), checkers)
+        obs = reader.read(image)
+        if seen is None:  # the cube is looked for once, then seen through each naming
+            seen = reader.cube(image) or {}
         corners = {k: [round(x, 1), round(y, 1)] for k, (x, y) in named.items()}
         readings.append({**(swap_colours(obs) if white == "dark" else obs),
-                         "corners_px": corners})
+                         "corners_px": corners,
+                         **({"cube": seen_through(seen, reader.view)} if seen else {})})
     if not readings:
         raise ValueError("--home/--white: no naming of the field found puts White's edge lower "
                          "in the photo (is the board turned a quarter?)")

@@ -1,6 +1,7 @@
 """`bgboard read PHOTO` with no calibration: the board found, its corners named from the
 position or the user's word, the position's XGID and Position ID (controller.photo)."""
 
+import argparse
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 from bgboard.controller.cli import main
+from bgboard.controller.commands.read import cube_for_ids, cube_text, notes
 from bgboard.controller.photo import pips, position_ids, put_on_bar, swap_colours
 from bgboard.engine.board import BLACK, WHITE, Position
 from bgboard.engine.ids import MatchState, position_id, xgid
@@ -89,7 +91,7 @@ def test_a_game_position_is_read_with_the_fewest_pips_first_and_the_rest_beside(
                    "field: counted as borne off (say --bar-white/--bar-black N if on the bar "
                    f"out of view)\nbgboard read: {tmp_path / 'photo.png'}: the cube is not read "
                    "from the photo: the XGID has it at 1 in the middle (say --cube N and "
-                   "--cube-owner white|black)\n")
+                   "--cube-owner white|black, or --find-cube)\n")
 
 
 def test_a_start_position_short_of_a_stack_is_named_near_the_start_not_by_pips(tmp_path,
@@ -196,3 +198,46 @@ def test_no_naming_from_whites_seat_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(photo, "field_namings", lambda image, finder: [level])
     with pytest.raises(ValueError, match="no naming of the field found puts White's edge lower"):
         photo.read_photo(np.zeros((100, 600, 3), np.uint8), white="light")
+
+
+def _args(**told):
+    return argparse.Namespace(**{"cube": None, "cube_owner": None, "bar_white": 0,
+                                 "bar_black": 0, "find_cube": True, **told})
+
+
+SEEN = {"white": {"face": 4, "value": 4, "owner": "white"},
+        "middle": {"face": 64, "value": 1, "owner": None},
+        "turned in the middle": {"face": 8, "value": 8, "owner": None}}
+
+
+@pytest.mark.parametrize(("seen", "told", "cube"), [
+    (None, {}, (1, None)),
+    ("white", {}, (4, "white")),
+    ("middle", {}, (1, None)),
+    ("turned in the middle", {}, (1, None)),  # whose cannot be told: not guessed
+    ("white", {"cube": 2, "cube_owner": "black"}, (2, "black")),  # the user's word wins
+    (None, {"cube": 8, "cube_owner": "white"}, (8, "white")),
+])
+def test_the_xgid_takes_the_cube_as_told_else_as_read_where_the_photo_tells_it(seen, told,
+                                                                              cube):
+    obs = {"points": [0] * 24, **({"cube": SEEN[seen]} if seen else {})}
+    assert cube_for_ids(obs, _args(**told)) == cube
+
+
+def test_what_the_photo_does_not_tell_of_the_cube_is_said():
+    game = {"points": [1] + [0] * 23, "off": {"white": 0, "black": 0}}
+    assert notes("p.jpg", game, _args()) == [
+        "bgboard read: p.jpg: no cube seen in the photo: the XGID has it at 1 in the middle "
+        "(say --cube N and --cube-owner white|black)"]
+    assert notes("p.jpg", {**game, "cube": SEEN["turned in the middle"]}, _args()) == [
+        "bgboard read: p.jpg: the cube shows 8 in the middle of the board, so whose it is "
+        "cannot be told: the XGID has it at 1 in the middle (say --cube 8 --cube-owner "
+        "white|black)"]
+    for seen in ("white", "middle"):
+        assert notes("p.jpg", {**game, "cube": SEEN[seen]}, _args()) == []
+    assert notes("p.jpg", {**game, "points": list(START_POINTS)}, _args()) == []
+    assert notes("p.jpg", game, _args(find_cube=False)) == [
+        "bgboard read: p.jpg: the cube is not read from the photo: the XGID has it at 1 in the "
+        "middle (say --cube N and --cube-owner white|black, or --find-cube)"]
+    assert [cube_text(SEEN[k]) for k in SEEN] == [
+        "cube 4, White's", "cube in the middle (64 up)", "cube 8, whose: not told (middle)"]

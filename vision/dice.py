@@ -58,12 +58,14 @@ def find_centres(half: np.ndarray, finder) -> np.ndarray:
     return np.c_[c + dx[r, c], r + dy[r, c]] * STRIDE
 
 
-def die_patch(image: np.ndarray, view, centre, die_rect: float) -> np.ndarray:
-    """The reader's top-down patch of the frame around `centre` (rectified pixels)."""
-    r = PATCH_DICE / 2 * die_rect
-    k = 2 * r / PATCH
+def die_patch(image: np.ndarray, view, centre, die_rect: float, patch: int = PATCH,
+              span: float = PATCH_DICE) -> np.ndarray:
+    """The reader's top-down patch of the frame around `centre` (rectified pixels): `patch`
+    pixels a side, `span` dice of `die_rect` rectified pixels across."""
+    r = span / 2 * die_rect
+    k = 2 * r / patch
     a = np.array([[k, 0, centre[0] - r], [0, k, centre[1] - r], [0, 0, 1]])
-    return cv2.warpPerspective(image, view.rect_to_image @ a, (PATCH, PATCH),
+    return cv2.warpPerspective(image, view.rect_to_image @ a, (patch, patch),
                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
 
 

@@ -33,11 +33,15 @@ def register(subparsers) -> None:
                         "White plays these checkers (default: White is light, seat unknown)")
     p.add_argument("--on-roll", choices=("white", "black"), default="white",
                    help="the player on roll in the XGID and Position ID (default white)")
+    p.add_argument("--find-cube", action="store_true",
+                   help="look for the doubling cube in the photo and take its value and owner "
+                        "from it where it shows both (not yet reliable on real photos: see "
+                        "docs/vision.md)")
     p.add_argument("--cube", type=int, metavar="N",
-                   help="the cube's value for the XGID (default 1, said on stderr: the cube "
-                        "is not read from the photo)")
+                   help="the cube's value for the XGID (default 1 in the middle, said on "
+                        "stderr, or as --find-cube reads it)")
     p.add_argument("--cube-owner", choices=("white", "black"),
-                   help="who owns the cube (default: in the middle)")
+                   help="who owns the cube, with --cube (default: in the middle)")
     p.add_argument("--bar-white", type=int, default=0, metavar="N",
                    help="White checkers on the bar out of the photo (counted off otherwise)")
     p.add_argument("--bar-black", type=int, default=0, metavar="N",
@@ -75,12 +79,22 @@ def text(obs: dict) -> str:
     if "corners_px" in obs:
         lines.append("corners " + "  ".join(f"{k} {x:.0f},{y:.0f}"
                                             for k, (x, y) in obs["corners_px"].items()))
+    if "cube" in obs:
+        lines.append(cube_text(obs["cube"]))
     if "xgid" in obs:
         lines.append(f"{obs['xgid']}  Position ID {obs['position_id']}")
     if "other_readings" in obs:
         lines.append(f"orientation not certain: {len(obs['other_readings'])} other namings "
                      "of the corners fit (--json lists them; say --home and --white)")
     return "\n".join(lines)
+
+
+def cube_text(cube: dict) -> str:
+    """What the cube read from the photo tells, in words."""
+    if cube["value"] == 1:
+        return "cube in the middle (64 up)"
+    whose = f"{cube['owner'].capitalize()}'s" if cube["owner"] else "whose: not told (middle)"
+    return f"cube {cube['value']}, {whose}"
 
 
 def check_options(args) -> None:
@@ -100,16 +114,32 @@ def check_options(args) -> None:
 def with_ids(obs: dict, args) -> dict:
     """The reading with the unseen checkers put on the bar as told, and its IDs."""
     obs = put_on_bar(obs, args.bar_white, args.bar_black)
-    return {**obs, **position_ids(obs, args.on_roll, args.cube or 1, args.cube_owner)}
+    return {**obs, **position_ids(obs, args.on_roll, *cube_for_ids(obs, args))}
+
+
+def cube_for_ids(obs: dict, args) -> tuple[int, str | None]:
+    """The cube's value and owner for the XGID: as told (--cube, --cube-owner), else as read
+    from the photo where that tells both (64 up: 1 in the middle), else 1 in the middle."""
+    if args.cube is not None:
+        return args.cube, args.cube_owner
+    seen = obs.get("cube")
+    return (seen["value"], seen["owner"]) if tells_all(seen) else (1, None)
+
+
+def tells_all(seen: dict | None) -> bool:
+    """Whether a cube read from a photo tells both its value and its owner."""
+    return bool(seen) and (seen["owner"] is not None or seen["value"] == 1)
 
 
 def observe(image, reader, args) -> dict:
-    """The Observation of one photo, with the IDs, corners and other readings it has."""
+    """The Observation of one photo, with the cube, IDs, corners and other readings it has."""
     if reader:
-        return with_ids(reader.read(image), args)
-    found: PhotoReading = read_photo(image, args.checkers, args.home, args.white)
+        seen = reader.cube(image) if args.find_cube else None
+        return with_ids({**reader.read(image), **({"cube": seen} if seen else {})}, args)
+    found: PhotoReading = read_photo(image, args.checkers, args.home, args.white,
+                                     cube=args.find_cube)
     best, *others = (with_ids(r, args) for r in found.readings)
-    keys = ("points", "bar", "off", "corners_px", "xgid", "position_id")
+    keys = ("points", "bar", "off", "corners_px", "cube", "xgid", "position_id")
     return {**best, "orientation": found.told_by,
             **({"other_readings": [{k: r[k] for k in keys if k in r} for r in others]}
                if others else {})}
@@ -117,18 +147,28 @@ def observe(image, reader, args) -> dict:
 
 def notes(path: Path, obs: dict, args) -> list[str]:
     """Lines saying what an XGID took without being told and the photo cannot tell: where
-    checkers it does not show went (counted as borne off), and the cube (at 1 in the middle:
-    it is not read from the photo; said only past the start position, where it can have been
-    turned)."""
+    checkers it does not show went (counted as borne off), and the cube where it is not read
+    (not asked, --find-cube, or not seen: at 1 in the middle; said only past the start
+    position, where it can have been turned) or is seen turned in the middle of the board,
+    whose side tells no owner."""
     out = []
     unseen = [f"{n} {colour}" for colour, n in obs["off"].items() if n]
     if unseen and not (args.bar_white or args.bar_black):
         out.append(f"bgboard read: {path}: {' and '.join(unseen)} checkers are not on the "
                    "field: counted as borne off (say --bar-white/--bar-black N if on the bar "
                    "out of view)")
-    if args.cube is None and tuple(obs["points"]) != START_POINTS:
-        out.append(f"bgboard read: {path}: the cube is not read from the photo: the XGID has "
-                   "it at 1 in the middle (say --cube N and --cube-owner white|black)")
+    seen = obs.get("cube")
+    if args.cube is not None or tells_all(seen):
+        return out
+    if seen:
+        out.append(f"bgboard read: {path}: the cube shows {seen['value']} in the middle of the "
+                   "board, so whose it is cannot be told: the XGID has it at 1 in the middle "
+                   f"(say --cube {seen['value']} --cube-owner white|black)")
+    elif tuple(obs["points"]) != START_POINTS:
+        why, more = (("no cube seen in the photo", "") if args.find_cube
+                     else ("the cube is not read from the photo", ", or --find-cube"))
+        out.append(f"bgboard read: {path}: {why}: the XGID has it at 1 in the middle (say "
+                   f"--cube N and --cube-owner white|black{more})")
     return out
 
 
