@@ -28,11 +28,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import torch
-import train_dice_photo as tdp  # beside this script
-from torch import nn
-from train_dice_photo import fit, recolour
-from train_field_dice import Finder, export, finder_loss, from_onnx, reader_body
+from augment import recolour  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
@@ -178,16 +174,25 @@ def finder_sample(half, centre, side, has, rng):
     return fd.net_input(np.ascontiguousarray(recolour(image, rng)))[0], targets
 
 
-class Reader(nn.Module):
-    """Probabilities of no cube (0) and of each number on top for the cube in a 48x48
-    patch's middle; the last layer sees a 4x4 map of features, so it knows the digits' order."""
+def reader_net():
+    """The cube reader, afresh (PyTorch)."""
+    import torch
+    from torch import nn
+    from train_field_dice import reader_body
 
-    def __init__(self):
-        super().__init__()
-        self.body = reader_body(16, 7)
+    class Reader(nn.Module):
+        """Probabilities of no cube (0) and of each number on top for the cube in a 48x48
+        patch's middle; the last layer sees a 4x4 map of features, so it knows the digits'
+        order."""
 
-    def forward(self, x):
-        return torch.softmax(self.body(x), 1)
+        def __init__(self):
+            super().__init__()
+            self.body = reader_body(16, 7)
+
+        def forward(self, x):
+            return torch.softmax(self.body(x), 1)
+
+    return Reader()
 
 
 def reader_sample(patch, label, rng):
@@ -204,7 +209,9 @@ def reader_sample(patch, label, rng):
 
 
 def reader_loss(out, target):
-    return nn.functional.nll_loss(torch.log(out.clamp(min=1e-6)), target)
+    import torch
+
+    return torch.nn.functional.nll_loss(torch.log(out.clamp(min=1e-6)), target)
 
 
 def false_marks(folder: Path, seeds, finder) -> list[tuple]:
@@ -227,9 +234,11 @@ def false_marks(folder: Path, seeds, finder) -> list[tuple]:
 def dice_photo_items(rng) -> list[tuple]:
     """"No cube" patches of the 200 real dice photos (../shared/data/dice-photos; none is a
     board photo): each die twice, seen at the sizes the reader sees dice at on a board."""
+    from train_dice_photo import PHOTOS, load_photos
+
     return [(crop(image, x + dx * side, y + dy * side, side * rng.uniform(0.9, 1.7),
                   vc.PATCH_CUBES, vc.PATCH), 0)
-            for _, image, dice in tdp.load_photos(tdp.PHOTOS) for x, y, side, _ in dice
+            for _, image, dice in load_photos(PHOTOS) for x, y, side, _ in dice
             for dx, dy in rng.normal(0, 0.1, (2, 2))]
 
 
@@ -331,6 +340,9 @@ def board_items(folds: set[int], finder, rng) -> list[tuple]:
 
 
 def train(args) -> None:
+    from train_dice_photo import fit
+    from train_field_dice import Finder, export, finder_loss, from_onnx
+
     seeds = sorted(int(p.stem) for p in args.cache.glob("*.npz"))
     data = [np.load(args.cache / f"{s}.npz") for s in seeds]
     print(f"{len(seeds)} frames from {args.cache}", flush=True)
@@ -357,7 +369,8 @@ def train(args) -> None:
           f"{len(dice)} of real dice, {len(texts)} with text, {len(boards)} of real board "
           f"photos (folds {sorted(args.real_boards)}), {len(typefaces)} in typefaces",
           flush=True)
-    reader = Reader() if args.init is None else from_onnx(Reader(), args.init / vc.NETS[1])
+    reader = reader_net() if args.init is None else from_onnx(reader_net(),
+                                                              args.init / vc.NETS[1])
     reader = fit(reader, reader_sample, items + hard * 2 + dice * 3 + texts + boards * BOARD_REPEAT
                  + typefaces,
                  args.reader_epochs, reader_loss, 64, 1, args.lr)

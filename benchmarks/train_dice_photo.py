@@ -30,6 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from augment import recolour
 from torch import nn
 
 import vision as bench  # benchmarks/vision.py, beside this script
@@ -63,12 +64,6 @@ def synthetic_photos() -> list[tuple[str, np.ndarray, np.ndarray]]:
                 for t in truth for x, y, w, h in [t["box_px"]]]
         photos.append((f"synth{seed}", image, np.array(dice)))
     return photos
-
-
-def recolour(image: np.ndarray, rng) -> np.ndarray:
-    """Colours shuffled and scaled, so dice of colours never seen look familiar."""
-    gain = rng.uniform(0.75, 1.2) * rng.uniform(0.9, 1.1, 3)
-    return np.clip(image[..., rng.permutation(3)] * gain, 0, 255).astype(np.uint8)
 
 
 def turn(arrays: list[np.ndarray], rng) -> list[np.ndarray]:
