@@ -1,6 +1,7 @@
 """Train the doubling-cube nets (finder on the wide half-size view, reader on frame patches).
 
     pip install torch==2.13.0 onnx        # training only: bgboard runs the nets with OpenCV
+    pip install pillow                    # only for train --typefaces
     python benchmarks/train_cube.py render --frames 3000 --cache benchmarks/cache/cube
     python benchmarks/train_cube.py train --cache benchmarks/cache/cube --out vision/models
     python benchmarks/train_cube.py measure            # renders held out, real board photos
