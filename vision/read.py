@@ -10,7 +10,8 @@ import numpy as np
 from ..calibration.file import BoardLook, Calibration
 from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
-from . import checkers, column_reader, cube, dice, hand
+from . import checkers, column_reader, dice, hand
+from .cube import find_cube
 from .learn import guess_colours
 
 CHECKER_READERS = ("net", "colour")
@@ -74,12 +75,11 @@ class Reader:
                 "dice": [{k: d[k] for k in ("value", "field_xy", "cocked")} for d in found],
                 "hand": has_hand, "confidence": round(float(confidence), 3), **extra}
 
-
     def cube(self, image: np.ndarray) -> dict | None:
         """The doubling cube in a BGR frame (`vision.cube.find_cube`), or None where none is
         seen: for photos read one at a time (`bgboard read`), not every frame of a film."""
         check_image(image, self.cal)
-        return cube.find_cube(self.undistort(image) if self.undistort else image, self.view)
+        return find_cube(self.undistort(image) if self.undistort else image, self.view)
 
     def learn(self, image: np.ndarray, points, on_bar: int) -> Calibration | None:
         """A frame whose position the player confirmed (`points` as in an Observation, `on_bar`
