@@ -286,8 +286,7 @@ def random_cube(rng, look: Look) -> Cube:
 
 def _beside(rng, look: Look, size: float) -> float:
     """A field x beside one end of the field, on the frame or in the tray there."""
-    (_, _), (ox, _), (fw, _) = _canvas_layout(look)
-    cw = _canvas_layout(look)[0][0]
+    (cw, _), (ox, _), (fw, _) = _canvas_layout(look)
     half = size * CANVAS_H / 2 / fw
     low, high = -ox / fw, (cw - ox) / fw
     if rng.random() < 0.5:
