@@ -17,7 +17,7 @@ from bgboard.controller.commands.read import cube_for_ids, cube_text, notes
 from bgboard.controller.photo import pips, position_ids, put_on_bar, swap_colours
 from bgboard.engine.board import BLACK, WHITE, Position
 from bgboard.engine.ids import MatchState, position_id, xgid
-from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from bgboard.vision.synth import START_POINTS, Cube, Scene, random_scene, render
 from vision_helpers import calibrated, write_frame
 
 START_ID = "4HPwATDgc/ABMA"
@@ -241,3 +241,19 @@ def test_what_the_photo_does_not_tell_of_the_cube_is_said():
         "middle (say --cube N and --cube-owner white|black, or --find-cube)"]
     assert [cube_text(SEEN[k]) for k in SEEN] == [
         "cube 4, White's", "cube in the middle (64 up)", "cube 8, whose: not told (middle)"]
+
+
+@pytest.mark.parametrize(("y", "owner", "xgid_cube"), [(0.85, "black", ["3", "1"]),
+                                                    (0.15, "white", ["3", "-1"])])
+def test_find_cube_without_a_calibration_names_the_owner_by_the_side_found(tmp_path, capsys,
+                                                                           y, owner,
+                                                                           xgid_cube):
+    look = random_scene(11, hand=0.0).look
+    bar = sum(look.geometry.bar_x) / 2
+    shot = render(Scene(START_POINTS, look=look, cube=Cube(8, (bar, y), 25.0, 0.06)), 11)
+    code, obs, err = read_json(tmp_path, capsys, shot.image, "--find-cube")
+    assert code == 0 and obs["orientation"] == "start position"
+    assert obs["points"] == list(START_POINTS) and err == ""
+    assert {k: obs["cube"][k] for k in ("face", "value", "owner")} == \
+        {"face": 8, "value": 8, "owner": owner}
+    assert obs["xgid"].split(":")[1:3] == xgid_cube
