@@ -74,20 +74,20 @@ def find_cube(image: np.ndarray, view, models: tuple | None = None) -> dict | No
         return None
     sides = np.array(SIZES) * CUBE_SIZE * view.h
     patches = np.stack([cube_patch(image, view, c, s) for s in sides for c in centres])
-    sure = surety(read_patches(patches, reader)).reshape(len(sides), len(centres))
+    sure = dice.surety(read_patches(patches, reader)).reshape(len(sides), len(centres))
     plausible = np.flatnonzero(sure.max(0) >= PLAUSIBLE)  # read again at their best size
     if not len(plausible):
         return None
     at_best = patches.reshape(len(sides), len(centres), *patches.shape[1:])
     turned = read_turns(at_best[sure.argmax(0)[plausible], plausible], reader)
-    pick = int(surety(turned).argmax())
-    if surety(turned)[pick] < SURE:
+    turned_sure = dice.surety(turned)
+    pick = int(turned_sure.argmax())
+    if turned_sure[pick] < SURE:
         return None
-    best = plausible[pick]
-    px = view.rect_to_image @ (*centres[best], 1.0)
+    px = view.rect_to_image @ (*centres[plausible[pick]], 1.0)
     return seen_through({"face": FACES[int(turned[pick, 1:].argmax())],
                          "px": [round(float(px[0] / px[2]), 1), round(float(px[1] / px[2]), 1)],
-                         "confidence": round(float(surety(turned)[pick]), 3)}, view)
+                         "confidence": round(float(turned_sure[pick]), 3)}, view)
 
 
 def read_turns(patches: np.ndarray, reader) -> np.ndarray:
@@ -98,17 +98,11 @@ def read_turns(patches: np.ndarray, reader) -> np.ndarray:
     return read_patches(np.ascontiguousarray(turns), reader).reshape(4, len(patches), -1).mean(0)
 
 
-def surety(probs: np.ndarray) -> np.ndarray:
-    """How sure readings (no cube and FACES, last axis) are of a cube and its number."""
-    return probs[..., 1:].max(-1) * (1 - probs[..., 0])
-
-
 def seen_through(cube: dict, view) -> dict:
     """The cube (its `face` and `px` at least) with its `field_xy` through `view` and what
     it tells there (`ownership`): a photo's field can be named four ways, and the cube's
     owner turns with the naming."""
-    rect = np.linalg.solve(view.rect_to_image, [*cube["px"], 1.0])
-    fx, fy = view.to_field(rect[:2] / rect[2])
+    (fx, fy), = view.cal.px_to_field([cube["px"]])
     return {**cube, "field_xy": [round(float(fx), 3), round(float(fy), 3)],
             **ownership(cube["face"], fy)}
 

@@ -120,8 +120,9 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
 
 
 def surety(probs: np.ndarray) -> np.ndarray:
-    """How sure a reading (the probabilities of no die and 1-6, last axis) is of a die and its
-    value: P(a die) x P(its value)."""
+    """How sure a reading (the probabilities of nothing and of each value, last axis: no die
+    and 1-6 here, no cube and its numbers in vision.cube) is of a die and its value: P(a die)
+    x P(its value)."""
     return probs[..., 1:].max(-1) * (1 - probs[..., 0])
 
 
