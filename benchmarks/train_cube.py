@@ -313,30 +313,40 @@ def on_background(sprite: np.ndarray, index: int, backgrounds: list, rng) -> np.
     return np.clip(out + rng.normal(0, 3, out.shape), 0, 255).astype(np.uint8)
 
 
-def board_items(folds: set[int], finder, rng) -> list[tuple]:
-    """"No cube" patches of the real board photos of `folds` (through their labelled
-    corners): where the finder marks a cube and eight random places of the searched box, each
-    at every size read, away from the cube benchmarks/data/real_dice.json labels."""
+def real_photos(folds=range(5)):
+    """(photo's name and fold, image, view through its labelled corners, its cube as
+    benchmarks/data/real_dice.json labels it or None) for the real board photos of `folds`
+    whose corners are labelled (real_boards.json)."""
     from label_real_boards import PHOTOS, calibration, load_labels
     from real_dice import load as load_dice
 
     cubes = {p["name"]: d for p in load_dice() for d in p["dice"] if d["kind"] == "cube"}
-    items = []
     for entry in load_labels():
-        if "corners_px" not in entry or entry["fold"] not in folds:
-            continue
-        image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
-        view = FieldView(calibration(entry))
+        if "corners_px" in entry and entry["fold"] in folds:
+            image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
+            yield ((entry["name"], entry["fold"]), image, FieldView(calibration(entry)),
+                   cubes.get(entry["name"]))
+
+
+def on_cube(px, label: dict | None) -> bool:
+    """Whether frame pixel `px` lies on the labelled cube (within its box's larger side)."""
+    return label is not None and np.hypot(*np.subtract(px, label["xy"])) <= max(label["size"])
+
+
+def board_items(folds: set[int], finder, rng) -> list[tuple]:
+    """"No cube" patches of the real board photos of `folds` (through their labelled
+    corners): where the finder marks a cube and eight random places of the searched box, each
+    at every size read, away from the cube benchmarks/data/real_dice.json labels."""
+    items = []
+    for _, image, view, label in real_photos(folds):
         x0, y0, w, h = vc.wide_box(view)
         marks = [*(2 * fd.find_centres(vc.wide_half(image, view), finder) + (x0, y0)),
                  *(np.array([x0, y0]) + rng.uniform(0, 1, (PLACES, 2)) * (w, h))]
-        label = cubes.get(entry["name"])
         for at in marks:
             px = view.rect_to_image @ (*at, 1.0)
-            if label and np.hypot(*(px[:2] / px[2] - label["xy"])) <= max(label["size"]):
-                continue
-            items += [(vc.cube_patch(image, view, at, vc.CUBE_SIZE * view.h * s), 0)
-                      for s in vc.SIZES]
+            if not on_cube(px[:2] / px[2], label):
+                items += [(vc.cube_patch(image, view, at, vc.CUBE_SIZE * view.h * s), 0)
+                          for s in vc.SIZES]
     return items
 
 
@@ -408,18 +418,11 @@ def measure_real(models_of) -> list[tuple]:
     lies) for every real board photo with labelled corners (real_boards.json), read through
     them by the nets `models_of(its fold)`: the cube that benchmarks/data/real_dice.json
     labels, or none."""
-    from label_real_boards import PHOTOS, calibration, load_labels
-    from real_dice import load as load_dice
-
-    cubes = {p["name"]: d for p in load_dice() for d in p["dice"] if d["kind"] == "cube"}
     out = []
-    for entry in (e for e in load_labels() if "corners_px" in e):
-        image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
-        got = vc.find_cube(image, FieldView(calibration(entry)), models_of(entry["fold"]))
-        label = cubes.get(entry["name"])
-        there = got is not None and label is not None and \
-            np.hypot(*np.subtract(got["px"], label["xy"])) <= max(label["size"])
-        out.append((entry["name"], label and label["face"], got and got["face"], there))
+    for (name, fold), image, view, label in real_photos():
+        got = vc.find_cube(image, view, models_of(fold))
+        out.append((name, label and label["face"], got and got["face"],
+                    got is not None and on_cube(got["px"], label)))
     return out
 
 
