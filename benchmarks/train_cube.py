@@ -76,7 +76,9 @@ def box_middle(view: FieldView, box) -> np.ndarray:
 
 
 def rect_side(view: FieldView, box) -> float:
-    """A frame box's larger side measured in rectified pixels."""
+    """The side of the cube a frame box holds, in rectified pixels: the box's larger side
+    there, times 0.85 (the box of a turned cube, or of a 3D one with its sides, is larger
+    than its top)."""
     x, y, w, h = box
     corners = cv2.perspectiveTransform(np.float32([[[x, y], [x + w, y + h]]]),
                                        np.linalg.inv(view.rect_to_image))[0]
