@@ -1,8 +1,9 @@
-"""Colour changes shared by the training scripts that need no PyTorch to be imported (so their
-sample makers can be tested where PyTorch is not installed)."""
+"""Colour changes and degradations shared by the training scripts that need no PyTorch to be
+imported (so their sample makers can be tested where PyTorch is not installed)."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -10,3 +11,28 @@ def recolour(image: np.ndarray, rng) -> np.ndarray:
     """Colours shuffled and scaled, so dice of colours never seen look familiar."""
     gain = rng.uniform(0.75, 1.2) * rng.uniform(0.9, 1.1, 3)
     return np.clip(image[..., rng.permutation(3)] * gain, 0, 255).astype(np.uint8)
+
+
+def as_in_frame(image: np.ndarray, x: float, y: float, side: float, rng, size: int,
+                span: float) -> np.ndarray:
+    """A `size`-pixel patch, `span` die sides across, of a die photographed from above at
+    (x, y) with sides of `side` pixels, made to look as a die does in a board frame once the
+    field is rectified: turned any way, placed a little off, fewer pixels (the camera gives a
+    die 14-32), fewer still across the way the camera looks at a slant (up to 35 degrees),
+    softer and JPEG-compressed."""
+    angle = rng.uniform(0, 2 * np.pi)
+    k = span * side * rng.uniform(0.9, 1.12) / size
+    c, s = np.cos(angle) * k, np.sin(angle) * k
+    cx, cy = np.array([x, y]) + rng.normal(0, 0.12, 2) * side
+    to_photo = np.array([[c, -s, cx - (c - s) * size / 2], [s, c, cy - (s + c) * size / 2]])
+    patch = cv2.warpAffine(image, to_photo, (size, size),
+                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REFLECT)
+    pixels = min(1.0, rng.uniform(14, 32) * span / size)  # camera pixels per patch pixel
+    across = pixels * np.cos(np.radians(rng.uniform(0, 35)))
+    small = cv2.resize(patch, (max(2, round(size * pixels)), max(2, round(size * across))),
+                       interpolation=cv2.INTER_AREA)
+    patch = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    patch = cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.2, 0.6))
+    ok, jpeg = cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 import torch
 import train_dice_photo as tdp  # beside this script
+from augment import as_in_frame
 from torch import nn
 from train_dice_photo import block, fit, recolour
 
@@ -143,16 +144,20 @@ def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarra
     return crop(image, x, y, side, fd.PATCH_DICE, fd.PATCH)
 
 
-def photo_items(photos, rng) -> list[tuple]:
+def photo_items(photos, rng, in_frame: float = 0.0) -> list[tuple]:
     """Reader patches of real dice (four each, placed and sized as a finder might; whether
-    they lean is not labelled: -1) and of four places per photo away from every die."""
+    they lean is not labelled: -1; the share `in_frame` of them made to look as a die in a
+    board frame, `augment.as_in_frame`) and of four places per photo away from every die."""
     items = []
     for image, dice in photos:
         for x, y, side, value in dice:
             for _ in range(4):
-                jx, jy = rng.normal(0, 0.12, 2) * side
-                items.append((photo_patch(image, x + jx, y + jy, side * rng.uniform(0.9, 1.12)),
-                              int(value), -1))
+                if in_frame and rng.random() < in_frame:
+                    patch = as_in_frame(image, x, y, side, rng, fd.PATCH, fd.PATCH_DICE)
+                else:
+                    jx, jy = rng.normal(0, 0.12, 2) * side
+                    patch = photo_patch(image, x + jx, y + jy, side * rng.uniform(0.9, 1.12))
+                items.append((patch, int(value), -1))
         h, w = image.shape[:2]
         side = float(np.median(dice[:, 2]))
         for _ in range(4):
@@ -339,6 +344,10 @@ def main() -> None:
                         help="keep the finder in --out, train the reader only")
     parser.add_argument("--photos", action="store_true",
                         help="the reader learns from the real dice photos too")
+    parser.add_argument("--in-frame", type=float, default=0.0, metavar="SHARE",
+                        help="with --photos: this share of the real dice patches made to look "
+                             "as dice in a board frame (turned, fewer pixels, slanted, softer, "
+                             "JPEG)")
     parser.add_argument("--hold-out", type=int, metavar="FOLD",
                         help="with --photos: leave out this fifth of the photos, measure on it")
     parser.add_argument("--real-boards", default="", metavar="FOLDS",
@@ -388,7 +397,7 @@ def main() -> None:
             scale = rng.uniform(0.9, 1.12)
             items.append((fd.die_patch(image, view, centre, die_rect * scale), value, cocked))
     train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
-    items += photo_items(train_photos, rng) + real_reader_items(boards, finder, rng)
+    items += photo_items(train_photos, rng, args.in_frame) + real_reader_items(boards, finder, rng)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
     model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
                 args.reader_epochs, reader_loss, 64, 0, args.lr)
