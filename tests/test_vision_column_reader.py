@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from bgboard.calibration.file import from_dict
-from bgboard.vision.column_reader import group_by_contrast
+from bgboard.vision import column_reader
+from bgboard.vision.column_reader import group_by_contrast, pair_input, softmax
+from bgboard.vision.columns import references
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import START_POINTS, Scene, random_look, render
 from cli_helpers import bgboard
@@ -127,6 +129,42 @@ def test_a_still_board_is_not_read_again_and_a_moved_checker_is() -> None:
     for kept, new in zip(read["point_options"], fresh["point_options"], strict=True):
         # rows kept from the first frame saw bare references a few levels off the new ones
         assert kept[0][0] == new[0][0] and abs(kept[0][1] - new[0][1]) < 0.01
+
+
+def test_rows_the_net_is_unsure_of_are_read_by_the_other_nets_and_averaged(monkeypatch) -> None:
+    monkeypatch.setattr(column_reader, "SECOND_LOOK", 0.995)  # the few rows read 0.93-0.99
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(11))), 11)
+    reader = Reader(from_dict(minimal(rendered.calibration)))
+    columns = reader.columns
+    patches = columns.columns.cut(rendered.image)
+    x = pair_input(patches, references(patches))
+    columns.net.setInput(x)
+    alone = [a.copy() for a in columns.net.forward(["count", "colour"])]
+    unsure = softmax(alone[0]).max(1) < column_reader.SECOND_LOOK
+    assert 2 <= unsure.sum() < 26
+    expected = [a.copy() for a in alone]
+    for other in columns.others:
+        other.setInput(np.ascontiguousarray(x[unsure]))
+        for total, more in zip(expected, other.forward(["count", "colour"]), strict=True):
+            total[unsure] += more
+    counting = columns.others = tuple(CountingNet(n) for n in columns.others)
+    count, colour = columns.logits(x)
+    assert [n.patches for n in counting] == [[unsure.sum()], [unsure.sum()]]
+    assert np.array_equal(count[~unsure], alone[0][~unsure])  # sure rows: the net's own
+    assert np.array_equal(colour[~unsure], alone[1][~unsure])
+    assert np.allclose(count[unsure], expected[0][unsure] / 3, atol=1e-5)
+    assert np.allclose(colour[unsure], expected[1][unsure] / 3, atol=1e-5)
+
+
+def test_the_other_nets_are_those_named_after_the_net_in_an_unbroken_run(tmp_path) -> None:
+    solo = tmp_path / "mine.onnx"
+    solo.write_bytes(column_reader.MODEL.read_bytes())
+    assert column_reader.others(solo) == ()
+    (tmp_path / "mine_3.onnx").write_bytes(column_reader.MODEL.read_bytes())
+    assert column_reader.others(solo) == ()  # no mine_2: the run is broken
+    (tmp_path / "mine_2.onnx").write_bytes(column_reader.MODEL.read_bytes())
+    assert len(column_reader.others(solo)) == 2
+    assert len(column_reader.others()) == 2  # the installed net's: checkers_2, checkers_3
 
 
 def sixteen_dark_rows(unsure: float):
