@@ -358,6 +358,9 @@ def main() -> None:
                         help="fine-tune: start both nets from field_find.onnx and "
                              "field_read.onnx in DIR (e.g. the shipped ones) instead of afresh")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the reader's draws (patches placed, order, changes): readers "
+                             "trained alike from other seeds give it a second look")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     torch.set_num_threads(1)
@@ -388,7 +391,7 @@ def main() -> None:
         model = fit(initial(Finder(), args.init, "field_find.onnx"), finder_sample, items,
                     args.epochs, finder_loss, 16, 0, args.lr)
         finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(1 + args.seed)
     items = []
     for seed in seeds:
         image, view, rows, die_rect = load_frame(seed, args.cache)
@@ -400,7 +403,7 @@ def main() -> None:
     items += photo_items(train_photos, rng, args.in_frame) + real_reader_items(boards, finder, rng)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
     model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
-                args.reader_epochs, reader_loss, 64, 0, args.lr)
+                args.reader_epochs, reader_loss, 64, args.seed, args.lr)
     reader = export(model, args.out / "field_read.onnx", (1, 3, fd.PATCH, fd.PATCH))
     if test_photos:
         print(f"real dice of fold {args.hold_out}, never trained on, read right: "
