@@ -15,16 +15,15 @@ def recolour(image: np.ndarray, rng) -> np.ndarray:
 
 def as_in_frame(image: np.ndarray, x: float, y: float, side: float, rng, size: int,
                 span: float) -> np.ndarray:
-    """A `size`-pixel patch, `span` die sides across, of a die photographed from above at
-    (x, y) with sides of `side` pixels, made to look as a die does in a board frame once the
-    field is rectified: turned any way, placed a little off, fewer pixels (the camera gives a
-    die 14-32), fewer still across the way the camera looks at a slant (up to 35 degrees),
-    softer and JPEG-compressed."""
+    """A `size`-pixel patch, `span` sides of `side` pixels across, around (x, y) of a photo of
+    dice taken from above, made to look as a die does in a board frame once the field is
+    rectified: turned any way, fewer pixels (the camera gives a die 14-32), fewer still across
+    the way the camera looks at a slant (up to 35 degrees), softer and JPEG-compressed. Where
+    the patch is placed and how large, as a finder might, is the caller's."""
     angle = rng.uniform(0, 2 * np.pi)
-    k = span * side * rng.uniform(0.9, 1.12) / size
+    k = span * side / size
     c, s = np.cos(angle) * k, np.sin(angle) * k
-    cx, cy = np.array([x, y]) + rng.normal(0, 0.12, 2) * side
-    to_photo = np.array([[c, -s, cx - (c - s) * size / 2], [s, c, cy - (s + c) * size / 2]])
+    to_photo = np.array([[c, -s, x - (c - s) * size / 2], [s, c, y - (s + c) * size / 2]])
     patch = cv2.warpAffine(image, to_photo, (size, size),
                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REFLECT)
@@ -34,5 +33,5 @@ def as_in_frame(image: np.ndarray, x: float, y: float, side: float, rng, size: i
                        interpolation=cv2.INTER_AREA)
     patch = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
     patch = cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.2, 0.6))
-    ok, jpeg = cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
+    _, jpeg = cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -152,11 +152,10 @@ def photo_items(photos, rng, in_frame: float = 0.0) -> list[tuple]:
     for image, dice in photos:
         for x, y, side, value in dice:
             for _ in range(4):
-                if in_frame and rng.random() < in_frame:
-                    patch = as_in_frame(image, x, y, side, rng, fd.PATCH, fd.PATCH_DICE)
-                else:
-                    jx, jy = rng.normal(0, 0.12, 2) * side
-                    patch = photo_patch(image, x + jx, y + jy, side * rng.uniform(0.9, 1.12))
+                jx, jy = rng.normal(0, 0.12, 2) * side
+                placed = (x + jx, y + jy, side * rng.uniform(0.9, 1.12))
+                patch = as_in_frame(image, *placed, rng, fd.PATCH, fd.PATCH_DICE) \
+                    if in_frame and rng.random() < in_frame else photo_patch(image, *placed)
                 items.append((patch, int(value), -1))
         h, w = image.shape[:2]
         side = float(np.median(dice[:, 2]))

@@ -32,10 +32,10 @@ def test_the_die_keeps_its_size_and_place_in_the_patch_whatever_the_draw():
         assert patch.shape == (SIZE, SIZE, 3) and patch.dtype == np.uint8
         bright = patch.mean(-1) > 170
         ys, xs = np.nonzero(bright)
-        # the die's face (less its pip) covers about side^2: sized 0.9-1.12, softened
+        # the die's face (less its pip) covers about side^2, softened
         assert 0.45 * side ** 2 < bright.sum() < 1.3 * side ** 2
-        # its middle within half a side of the patch's middle (placed 0.12 sides off at most
-        # about four times in a thousand draws), and its pip dark there
+        # its middle within half a side of the patch's middle (turned about it, seen with
+        # fewer pixels one way than the other), and its pip dark there
         assert np.hypot(xs.mean() - SIZE / 2, ys.mean() - SIZE / 2) < side / 2
         y, x = round(ys.mean()), round(xs.mean())
         assert patch[y - 1:y + 2, x - 1:x + 2].mean() < 150
