@@ -4,6 +4,8 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 3000      # patches into the cache
     python benchmarks/train_checkers.py render --frames 1000 --first 403000 --tall  # tall stacks
     python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
+    python benchmarks/train_checkers.py render --frames 3000 --first 510000 --walls  # boxes
+    python benchmarks/train_checkers.py render --frames 1600 --first 540000 --towers
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --device cuda
@@ -38,6 +40,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from train_field_corners import boxed  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
@@ -61,6 +64,7 @@ REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width
 LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
+TOWERS_LEAST = 6  # `--towers`: the least checkers of each side's tall stack (towers from 6)
 BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
 # fill their points (the real photos' boxes: median 1.04 of a column, quartiles 1.00-1.08);
 # the renderer's looks draw 0.86-0.96
@@ -82,13 +86,13 @@ def jittered(calibration: dict, rng, sigma: float = 1.5) -> dict:
     return {**calibration, "corners_px": corners}
 
 
-def tall_position(rng) -> tuple[tuple[int, ...], dict]:
-    """A board where each side has one stack of 8 to 15 and spreads the rest thinly: the
-    tall stacks and towers that random positions seldom give (bear-in, bear-off)."""
+def tall_position(rng, least: int = 8) -> tuple[tuple[int, ...], dict]:
+    """A board where each side has one stack of `least` to 15 and spreads the rest thinly:
+    the tall stacks and towers that random positions seldom give (bear-in, bear-off)."""
     points = [0] * 24
     for sign in (1, -1):
         free = [i for i in range(24) if points[i] == 0]
-        tall = int(rng.integers(8, 16))
+        tall = int(rng.integers(least, 16))
         points[int(rng.choice(free))] = sign * tall
         left = int(rng.integers(0, 15 - tall + 1))
         while left:
@@ -100,17 +104,29 @@ def tall_position(rng) -> tuple[tuple[int, ...], dict]:
 
 
 def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
-                  big: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                  big: bool = False, walls: bool = False, towers: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
     row share a look (the renderer draws the board once for them), each its own position
-    (a `tall_position` when `tall`; checkers of BIG size when `big`)."""
+    (a `tall_position` when `tall`; checkers of BIG size when `big`; the board a box whose
+    walls stand above the field when `walls`, the near ones hiding the checkers at its
+    edge in part, as real photos taken at a slant show them: `train_field_corners.boxed`;
+    when `towers`, every pile of six or more stacked as towers on its first five and a
+    tall stack of TOWERS_LEAST to 15 on each side)."""
     look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
     base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
     if big:
         ratio = float(np.random.default_rng([look_seed, 3]).uniform(*BIG))
         base = replace(base, look=replace(base.look, checker_ratio=ratio))
+    if walls:
+        base = boxed(base, look_seed)
+    if towers:
+        base = replace(base, look=replace(base.look, pile="towers"))
     rng = np.random.default_rng(seed)
-    points, bar = (tall_position if tall else synth.random_position)(rng)
+    if towers:
+        points, bar = tall_position(rng, TOWERS_LEAST)
+    else:
+        points, bar = (tall_position if tall else synth.random_position)(rng)
     dice = synth.random_dice(rng, base.look, points, bar, 0.1)
     scene = replace(base, points=points, bar=bar, dice=dice)
     rendered = render(scene, look_seed)
@@ -119,7 +135,8 @@ def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
 
 
 def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
-                  tall: bool = False, big: bool = False) -> None:
+                  tall: bool = False, big: bool = False, walls: bool = False,
+                  towers: bool = False) -> None:
     """Shards of SHARD frames each, skipping the shards already on disk."""
     out.mkdir(parents=True, exist_ok=True)
     for start in range(first, first + frames, SHARD):
@@ -127,7 +144,8 @@ def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
         if path.exists():
             continue
         t = time.time()
-        pairs = [frame_patches(seed, looks, tall, big) for seed in range(start, start + SHARD)]
+        pairs = [frame_patches(seed, looks, tall, big, walls, towers)
+                 for seed in range(start, start + SHARD)]
         patches = np.stack([p for p, _ in pairs])
         counts = np.stack([c for _, c in pairs])
         looks_of = np.array([looks[seed // LOOK_FRAMES % len(looks)]
@@ -253,6 +271,11 @@ def main() -> None:
                         help="render positions with a stack of 8-15 checkers a side")
     parser.add_argument("--big", action="store_true",
                         help=f"render checkers {BIG[0]}-{BIG[1]} of a column wide, as real ones")
+    parser.add_argument("--towers", action="store_true",
+                        help=f"render a stack of {TOWERS_LEAST}-15 a side, piled as towers")
+    parser.add_argument("--walls", action="store_true",
+                        help="render each board as a box whose walls stand above the field "
+                             "(the near ones hide the edge's checkers in part)")
     parser.add_argument("--looks", default=",".join(TRAINED),
                         help="the looks to render, comma-separated (default: every trained one)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
@@ -275,7 +298,8 @@ def main() -> None:
         looks = tuple(args.looks.split(","))
         if set(looks) - set(TRAINED):
             parser.error(f"--looks: choose from {', '.join(TRAINED)}")
-        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall, args.big)
+        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall, args.big,
+                      args.walls, args.towers)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 

@@ -8,7 +8,8 @@
 # FRAMES: comma-separated sets of 5,600 frames each (3,000 random positions, 1,000 tall stacks,
 # 1,600 of the studded look): "base" (seeds 400000-403999, 420000-421599), "more" (430000-
 # 433999, 450000-451599), "big" (460000-463999, 480000-481599, checkers as wide as real ones:
-# train_checkers.py --big). The shipped net: base,more.
+# train_checkers.py --big), "walls" (510000-513999, 530000-531599, every board a box whose walls
+# stand above the field: train_checkers.py --walls). The shipped net: base,more.
 # RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS], e.g. b:10:20 or s:8:60:16,24,32,48 (the net's four
 # convolutions' channels; default the shipped net's). Writes OUT/NAME<fold>.onnx (the net trained on
 # the renders and the real photos of the other four folds) and OUT/NAME<fold>.log.
@@ -28,8 +29,8 @@ shards() {  # the render step's arguments for one shard of 100 frames each: FIRS
 sets=$(echo "$frames" | tr , ' ')
 for set in $sets; do
     case $set in
-        base | more | big) ;;
-        *) echo "unknown frames: $set (choose from base, more, big)" >&2; exit 2 ;;
+        base | more | big | walls) ;;
+        *) echo "unknown frames: $set (choose from base, more, big, walls)" >&2; exit 2 ;;
     esac
 done
 for set in $sets; do
@@ -37,6 +38,7 @@ for set in $sets; do
         base) shards 400000 ;;
         more) shards 430000 ;;
         big) shards 460000 --big ;;
+        walls) shards 510000 --walls ;;
     esac
 done |
     xargs -P "$(nproc)" -I{} sh -c 'python3 train_checkers.py render --frames 100 {} >/dev/null'

@@ -69,6 +69,27 @@ def test_piled_checkers_all_lie_on_their_point(n: int) -> None:
         assert all(b - a > 0.8 for a, b in zip(first, first[1:], strict=False))
 
 
+@pytest.mark.parametrize("n", [6, 9, 15])
+def test_towers_stand_on_the_first_five(n: int) -> None:
+    for seed in range(10):
+        spots = piled(n, np.random.default_rng(seed), 0.9, "towers")
+        first = sorted(t for layer, _, t in spots if layer == 0)
+        assert len(first) == 5 and first[-1] < 4.6
+        assert sum(layer == 1 for layer, _, _ in spots) == min(n - 5, 5)
+        assert max(layer for layer, _, _ in spots) == (n - 1) // 5
+
+
+def test_a_towers_look_draws_every_pile_of_six_as_towers() -> None:
+    from dataclasses import replace
+
+    look = replace(family_look(np.random.default_rng(0), "classic"), pile="towers")
+    points = (9, -7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, -8)
+    for _, n, _, spots in synth._strips(look, points, {"white": 0, "black": 0}):
+        assert len(spots) == n
+        assert sum(layer == 0 for _, _, layer, _ in spots) == 5
+        assert max(layer for _, _, layer, _ in spots) == (n - 1) // 5
+
+
 def test_distort_is_where_the_lens_shows_an_ideal_point() -> None:
     k1 = 0.08
     map_x, map_y = synth._lens_maps(k1)

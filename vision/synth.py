@@ -124,6 +124,7 @@ class Look:
     glare: float = 0.0  # lamp reflections: highlights on checkers and a patch on the board
     distortion: float = 0.0  # radial lens distortion k1 (> 0: barrel)
     pile: str = "rows"  # rows (the reader's convention) | players (long rows, towers, off-centre)
+    # | towers (players' piles, always as towers on the first five)
     wall: float = 0.0  # reach of the shadow the box's walls and the raised bar cast on the field,
     # as a share of the field's height (0: a flat board)
     ornament: str = "none"  # none | knob (a round knob at each point's tip) | disc (an inlaid
@@ -340,9 +341,10 @@ def _strips(look: Look, points, bar):
     out = []
     for i, (x, base, n) in enumerate(rows):
         direction = 1 if base == 0.0 else -1
-        if look.pile == "players" and i < len(rows) - sum(1 for v in bar.values() if v):
+        if look.pile != "rows" and i < len(rows) - sum(1 for v in bar.values() if v):
             seed = [i, abs(n), *(round(10 * v) for v in look.corners[0])]
-            layout = piled(abs(n), np.random.default_rng(seed), look.checker_ratio)
+            style = "towers" if look.pile == "towers" else None
+            layout = piled(abs(n), np.random.default_rng(seed), look.checker_ratio, style)
         else:
             layout = [(layer, 0.0, t * 1.02) for layer, t in pyramid(abs(n))]
         spots = [(x + dx * d / look.aspect, base + direction * t * d, layer, d)
@@ -351,11 +353,13 @@ def _strips(look: Look, points, bar):
     return out
 
 
-def piled(n: int, rng, ratio: float) -> list[tuple[int, float, float]]:
+def piled(n: int, rng, ratio: float, style: str | None = None
+          ) -> list[tuple[int, float, float]]:
     """(layer, sideways offset, distance from the base), in diameters, of n checkers piled as
     players pile them: one long row reaching towards the middle, towers on the first checkers,
-    or the usual pyramid; every checker a little off the middle of its point."""
-    style = rng.choice(["long", "towers", "pyramid"])
+    or the usual pyramid (`style`: one of those, or None for any); every checker a little off
+    the middle of its point."""
+    style = style or rng.choice(["long", "towers", "pyramid"])
     if style == "long":
         gap = rng.uniform(0.9, 1.0)
         row = min(n, 7)
