@@ -123,10 +123,10 @@ def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
     if towers:
         base = replace(base, look=replace(base.look, pile="towers"))
     rng = np.random.default_rng(seed)
-    if towers:
-        points, bar = tall_position(rng, TOWERS_LEAST)
+    if tall or towers:
+        points, bar = tall_position(rng, TOWERS_LEAST if towers else 8)
     else:
-        points, bar = (tall_position if tall else synth.random_position)(rng)
+        points, bar = synth.random_position(rng)
     dice = synth.random_dice(rng, base.look, points, bar, 0.1)
     scene = replace(base, points=points, bar=bar, dice=dice)
     rendered = render(scene, look_seed)

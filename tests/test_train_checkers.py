@@ -12,7 +12,7 @@ import train_checkers as tc  # noqa: E402
 
 
 @pytest.mark.parametrize("least", [6, 8])
-def test_a_tall_position_holds_every_checker_and_one_tall_stack_a_side(least: int) -> None:
+def test_a_tall_position_has_a_tall_stack_a_side_and_at_most_fifteen_checkers(least: int) -> None:
     for seed in range(30):
         points, bar = tc.tall_position(np.random.default_rng(seed), least)
         assert bar == {"white": 0, "black": 0}
