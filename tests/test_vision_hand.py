@@ -1,14 +1,17 @@
-"""Hands over the field: the bare board's layout, arms the colour of the frame, fixed shading."""
+"""Hands over the field: the bare board's layout, arms the colour of the frame, fixed shading,
+films judged against the last frame seen clear."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import checkers, hand
 from bgboard.vision.learn import learn
+from bgboard.vision.read import Reader
 from bgboard.vision.synth import (
     SKINS,
     START_POINTS,
@@ -94,4 +97,47 @@ def test_an_arm_the_colour_of_the_light_checkers_is_found():
     bare = Scene(scene.points, scene.bar, look=scene.look)
     finder, fields = _finder_and_fields(scene.look, 185, [bare, scene])
     assert [finder(even, cls) for even, cls in fields] == [False, True]
-    assert [finder.wide_checker(cls) for _, cls in fields] == [False, True]
+    assert [finder.wide_checker(finder.marks(even, cls)[1]) for even, cls in fields] == [
+        False, True]
+
+
+def _film(cal, images):
+    """Each frame's `hand` read by one Reader, as `play` and `record` read a camera's frames."""
+    reader = Reader(cal)
+    return [reader.read(image)["hand"] for image in images]
+
+
+@pytest.mark.parametrize("learned", [False, True])
+def test_a_film_judges_each_frame_against_the_last_one_seen_clear(learned):
+    scene = random_scene(185, hand=0.1, cocked=0.15)
+    look = scene.look
+    start = render(Scene(START_POINTS, look=look), 185)
+    cal = from_dict(start.calibration)
+    cal = learn(start.image, cal) if learned else cal
+    moved = [render(Scene(tuple(p), look=look), 185).image for p in _positions()]
+    images = [start.image, *moved[:2], render(scene, 185).image, moved[2]]
+    assert _film(cal, images) == [False, False, False, True, False]
+
+
+def test_a_film_that_starts_with_an_arm_settles_on_the_first_clear_frame():
+    look = random_scene(6).look
+    cal = _learned_from_start(look, 7)
+    arm = render(Scene(START_POINTS, hand=True, look=look), 6).image
+    clear = render(Scene(START_POINTS, look=look), 6).image
+    assert _film(cal, [arm, arm, clear, arm, clear]) == [True, True, False, True, False]
+
+
+def test_after_stuck_still_frames_with_a_hand_what_they_show_is_the_board(monkeypatch):
+    """Something laid on the frame and left there: once STUCK frames in a row stood still
+    with it, it is the board, and the frame without it is new."""
+    monkeypatch.setattr(hand, "STUCK", 3)
+    look = random_scene(6).look
+    arm = render(Scene(START_POINTS, hand=True, look=look), 6).image
+    clear = render(Scene(START_POINTS, look=look), 6).image
+    assert _film(_learned_from_start(look, 7), [clear, arm, arm, arm, arm, clear]) == [
+        False, True, True, True, False, True]
+
+
+def _learned_from_start(look, seed):
+    start = render(Scene(START_POINTS, look=look), seed)
+    return learn(start.image, from_dict(start.calibration))

@@ -1,9 +1,14 @@
 """Hands and arms over the field: whatever reaches the field must cross the frame around it.
 
-The band of frame just outside the field is one colour along each side (wood, painted edge);
-an arm crossing it shows as a long run of samples far from that side's usual colour. With the
-colours learned at calibration (`ArmFinder`), the arm must also go on into the field, and an arm
-the colour of the frame still shows in the field as a large patch unlike the bare board there.
+A stream of frames (`HandFinder`) is judged against the last frame seen without a hand: an
+arm crossing the band of frame just outside the field shows as a run of samples unlike that
+side then, and whatever lay there then (hinges, trays, a box's walls, shading, the band's
+grain: most real boards' bands are no one colour) is the board. The first frame, with nothing
+seen before it, is judged alone: the band should be one colour along each side (wood, a
+painted edge), so an arm shows as a long run of samples far from that side's usual colour.
+With the colours learned at calibration (`ArmFinder`), the arm must also go on into the field,
+and an arm the colour of the frame still shows in the field as a large patch unlike the bare
+board there.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ UNLIKE = 25.0  # weighted Lab distance from a bare-board colour (under any shade
 SHADES = (0.6, 1.4)  # shading a bare-board colour may show (local shadows after evening out)
 PATCH = 0.01  # share of the field a patch unlike the bare board covers at least to be an arm
 WIDE = 2.5  # checker radii: a checker-coloured patch holding a disc this wide is no checker
+SETTLE = 5  # still frames with a hand, none seen clear yet, before one is taken as the board
+STUCK = 150  # still frames with a hand after one was seen clear, before the same
 
 
 def _along_sides(a: np.ndarray, strip: slice, start: int) -> list[np.ndarray]:
@@ -90,10 +97,21 @@ def band_flags(prof: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return trend_flags(prof), _far(chroma)
 
 
-def hand_present(lab: np.ndarray, m: float) -> bool:
-    """True when something crosses the frame band (margin m px) around the field in `lab`
-    (the rectified field in Lab with the light evened out)."""
-    return any(_crossed(np.logical_or(*band_flags(prof))) for prof in side_profiles(lab, m))
+def crossed_alone(band: list[np.ndarray]) -> bool:
+    """True when something crosses the frame band (its four `side_profiles`) judged by the
+    band alone: a run of samples unlike its side's trend or colour."""
+    return any(_crossed(np.logical_or(*band_flags(prof))) for prof in band)
+
+
+def band_changed(band: list[np.ndarray], before: list[np.ndarray]) -> bool:
+    """Something new crosses the frame band: on some side, a run of samples unlike that side
+    in the frame `before`, in light (beyond a slow change of the room's light) or in colour."""
+    for prof, ref in zip(band, before, strict=True):
+        change = prof - ref
+        chroma = np.linalg.norm(change[:, 1:] - np.median(change[:, 1:], axis=0), axis=1)
+        if _crossed(trend_flags(change) | _far(chroma)):
+            return True
+    return False
 
 
 def bare_board(view, scale: float) -> np.ndarray:
@@ -137,18 +155,33 @@ class ArmFinder:
         """Where the evened half-size field `even` is unlike the bare board (uint8 0/1)."""
         return np.take(self.table, self.index | cells(even, 5))
 
+    def marks(self, even: np.ndarray, cls: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where the evened half-size field `even` (classes `cls`) is unlike the bare board, and
+        where it shows a checker's colour (uint8 0/1 each)."""
+        return self.unlike(even), ((cls == LIGHT) | (cls == DARK)).astype(np.uint8)
+
     def __call__(self, even: np.ndarray, cls: np.ndarray) -> bool:
-        """True when an arm or a hand is over the field in `even` (classes `cls`): something
-        crosses the band (a change of colour alone only where it goes on into the field), or
-        a patch unlike the bare board reaches in from the field's edge."""
-        unlike = self.unlike(even)
+        """True when an arm or a hand is over the field in `even` (classes `cls`), judged alone:
+        something crosses the band (a change of colour alone only where it goes on into the
+        field), or a patch unlike the bare board reaches in from the field's edge."""
+        unlike, checker = self.marks(even, cls)
         inner = inner_profiles(unlike, self.m)
         for side, (prof, into) in enumerate(zip(side_profiles(even, self.m), inner, strict=True)):
             trend, colour = band_flags(prof)
             colour &= into > 0.5
             if _crossed(trend | colour) and _crossed((trend & self.new(side, prof)) | colour):
                 return True
-        return self.patch(unlike, cls) or self.wide_checker(cls)
+        return self.patch(unlike, checker) or self.wide_checker(checker)
+
+    def since(self, marks: tuple[np.ndarray, np.ndarray], lab: np.ndarray,
+              before: np.ndarray) -> bool:
+        """A patch unlike the bare board, or one of a checker's colour wider than a checker,
+        where the field (`lab`, the half-size field in Lab) has changed since the frame
+        `before` (the same then): an inlay, a logo or a point the colour of a checker was there
+        then too, a hand was not."""
+        change = cv2.transform(cv2.absdiff(lab, before), LAB_WEIGHTS[None]) > UNLIKE
+        unlike, checker = (mark & change for mark in marks)
+        return self.patch(unlike, checker) or self.wide_checker(checker.astype(np.uint8))
 
     def new(self, side: int, prof: np.ndarray) -> np.ndarray | bool:
         """Samples of a side's band unlike the band learned at calibration (beyond a slow change
@@ -157,9 +190,10 @@ class ArmFinder:
             return True
         return trend_flags(prof - self.band[side])
 
-    def patch(self, unlike: np.ndarray, cls: np.ndarray) -> bool:
-        """A patch unlike the bare board and unlike any checker that reaches the field's edge."""
-        mask = unlike & self.field & (cls != LIGHT) & (cls != DARK)
+    def patch(self, unlike: np.ndarray, checker: np.ndarray) -> bool:
+        """A patch of `unlike` (the bare board), not of a checker's colour (`checker`), that
+        reaches the field's edge."""
+        mask = unlike & self.field & (1 - checker)
         mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         h, w = mask.shape
         m = round(self.m)
@@ -173,8 +207,45 @@ class ArmFinder:
                 return True
         return False
 
-    def wide_checker(self, cls: np.ndarray) -> bool:
-        """A patch of checker colour far wider than a checker: a hand or an arm the colour of
-        the checkers (a row or a stack of checkers is never wider than one)."""
-        mask = ((cls == LIGHT) | (cls == DARK)).astype(np.uint8)
-        return float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max()) > self.wide
+    def wide_checker(self, checker: np.ndarray) -> bool:
+        """A patch of a checker's colour (`checker`) far wider than a checker: a hand or an arm
+        the colour of the checkers (a row or a stack of checkers is never wider than one)."""
+        return float(cv2.distanceTransform(checker, cv2.DIST_L2, 3).max()) > self.wide
+
+
+class HandFinder:
+    """Hands over the field in a stream of frames (one camera, one calibration), each judged
+    against the last frame seen without one: a run of the frame band unlike it (`band_changed`)
+    and, with learned colours, a patch it did not show (`ArmFinder.since`). Until a frame is
+    seen clear, frames are judged alone (`crossed_alone`, or `ArmFinder` with learned colours).
+    A frame seen clear becomes the one to judge by; so does a frame with a hand after a run of
+    frames with a hand that stood still (the band as in the frame before): SETTLE of them
+    while no frame was seen clear (a real board's band judged alone), STUCK after (something
+    laid on the frame and left there). A moving hand never stands still that long."""
+
+    def __init__(self, view, colours: dict | None = None, scale: float = 0.5):
+        self.m = view.m * scale
+        self.arms = ArmFinder(view, colours, scale) if colours else None
+        self.clear: tuple | None = None  # the band and the Lab field of the last frame seen clear
+        self.last: list[np.ndarray] | None = None  # the band of the frame before
+        self.held = 0  # frames in a row seen with a hand, standing still
+
+    def __call__(self, half: np.ndarray, even: np.ndarray, cls: np.ndarray) -> bool:
+        """True when a hand or an arm is over the field in `half` (the half-size rectified
+        field, BGR; `even` the same in Lab with the light evened out, `cls` its classes). The
+        band is compared in `half`'s own Lab: evening the light out moves a dark band's colours
+        from frame to frame more than an arm does."""
+        lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
+        band = side_profiles(lab, self.m)
+        if self.clear is None:
+            found = (self.arms(even, cls) if self.arms
+                     else crossed_alone(side_profiles(even, self.m)))
+        else:
+            found = band_changed(band, self.clear[0]) or bool(
+                self.arms and self.arms.since(self.arms.marks(even, cls), lab, self.clear[1]))
+        still = self.last is not None and not band_changed(band, self.last)
+        self.held = (self.held + 1 if still else 1) if found else 0
+        self.last = band
+        if not found or self.held >= (SETTLE if self.clear is None else STUCK):
+            self.clear, self.held = (band, lab), 0
+        return found

@@ -18,7 +18,9 @@ CHECKER_READERS = ("net", "colour")
 
 
 class Reader:
-    """Reads frames seen through one calibration.
+    """Reads frames seen through one calibration, in the order a camera gives them: a hand is
+    judged against the last frame this Reader saw clear (`hand.HandFinder`), so a stream wants
+    one Reader and a photo read on its own a new one.
 
     `checker_reader` chooses how checkers are read: "net" (the default: the learned column
     reader, which reads checkers by their shape, needs no learned colours and also gives
@@ -40,7 +42,7 @@ class Reader:
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         self.classify = checkers.Classifier(colours) if colours else None
-        self.arms = hand.ArmFinder(self.view, colours) if colours else None
+        self.hands = hand.HandFinder(self.view, colours)
 
     def read(self, image: np.ndarray) -> dict:
         """The Observation of one BGR frame."""
@@ -67,7 +69,7 @@ class Reader:
                 "black": -sum(n for n in points if n < 0) + bar["black"]}
         off = {k: max(0, 15 - v) for k, v in seen.items()}
         found = dice.find_field_dice(image, half, view)
-        has_hand = self.arms(even, cls) if self.arms else hand.hand_present(even, view.m / 2)
+        has_hand = self.hands(half, even, cls)
         confidence = min(margins + [d["confidence"] for d in found] + [1.0])
         if has_hand or max(seen.values()) > 15:
             confidence *= 0.3

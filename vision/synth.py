@@ -785,10 +785,11 @@ def _table(rng, look: Look) -> np.ndarray:
     return img * _texture(rng, (h, w), "wood", 0.05)[..., None]
 
 
-def _draw_hand(img, rng, look: Look) -> None:
-    """An arm from an edge of the frame reaching over the field, with a hand and its shadow."""
-    w, h = FRAME_SIZE
-    corners = np.array(look.corners)
+def draw_arm(img: np.ndarray, rng, corners) -> None:
+    """An arm from an edge of the float RGB or BGR picture `img` reaching over the field
+    (`corners`: its four corners in pixels), with a hand and its shadow, drawn in place."""
+    h, w = img.shape[:2]
+    corners = np.array(corners, np.float64)
     target = corners.mean(0) + rng.uniform(-0.3, 0.3, 2) * (corners.max(0) - corners.min(0))
     side = int(rng.integers(4))
     start = [(rng.uniform(0, w), -40), (rng.uniform(0, w), h + 40), (-40, rng.uniform(0, h)),
@@ -865,7 +866,7 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
         _raise_box(img, board, look, homography)
     if scene.hand:
         rng = _resume(state)
-        _draw_hand(img, rng, look)
+        draw_arm(img, rng, look.corners)
         gain, noise = _gain(rng, look), _noise(rng, look)
     else:
         gain, noise = _room(look, seed)

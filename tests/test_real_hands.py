@@ -1,0 +1,38 @@
+"""Hands over a real board (benchmarks/real_hands.py): a film made of a real photo whose frame
+band is no one colour, read as a camera's frames are, arms drawn into some frames."""
+
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import real_hands  # noqa: E402
+
+needs_photos = pytest.mark.skipif(not real_hands.PHOTOS.is_dir(),
+                                  reason=f"no photos at {real_hands.PHOTOS}")
+
+
+@needs_photos
+def test_a_real_board_s_band_is_no_hand_once_seen_clear_and_arms_are():
+    entry = real_hands.load_labels()[0]
+    assert entry["name"] == "IMG_2602_jpg"  # a hinge across the band, a tray beside it
+    image = cv2.imread(str(real_hands.PHOTOS / "images" / entry["copy"]))
+    frames = real_hands.film(image, entry["corners_px"], arms=3, seed=0)
+    assert [arm for _, arm in frames] == [False] * 6 + [True, False] * 3
+    film, alone = real_hands.judged(real_hands.calibration(entry), frames)
+    assert film == [True] * 5 + [False] + [True, False] * 3  # settled after 5 still frames
+    assert alone == [True] * 12
+
+
+@needs_photos
+def test_the_benchmark_prints_its_table(capsys):
+    assert real_hands.main(["--fold", "0", "--arms", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("7 films (0 calibrated from the photo, the rest corners only), "
+                          "42 first frames, then 7 clear frames and 7 with an arm\n")
+    assert "| one Reader a film (play, record) | 20/42 | 0/7 | 6/7 |" in out
+    assert "| each frame alone (a photo) | 25/42 | 5/7 | 5/7 |" in out
