@@ -64,13 +64,15 @@ def first_corners(image: np.ndarray, geometry: FieldGeometry) -> tuple[dict, str
 
 def learned(image: np.ndarray, cal: Calibration) -> tuple[Calibration, str]:
     """`cal` with the colours and sizes learned from the start-position frame `image`, and a
-    note ("" when learned) saying why they could not be."""
+    note ("" when learned) saying why they could not be and what the reader does without them
+    (on many real boards the colours cannot be learned, yet the start position reads right)."""
     from ..vision.learn import learn
 
     try:
         return learn(image, cal), ""
     except ValueError as exc:
-        return cal, f"colours not learned ({exc})"
+        return cal, (f"colours not learned ({exc}): White is taken to be the lighter set and "
+                     "hands are seen by the frame band alone")
 
 
 ADAPT_FROM = 20  # points of 24 the start frame must read right to adapt the reader to it

@@ -93,8 +93,8 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
     apart = np.linalg.norm(np.subtract(colours["light"], colours["dark"]))
     if (apart < 30 or len(runs) < 3 or np.ptp(runs) > 0.25 * np.median(runs)
             or not 0.7 * view.d < np.median(runs) < 1.3 * view.d):
-        raise ValueError("the start position is not on the board (cannot see its five-checker "
-                         "rows)")
+        raise ValueError("the start position's five-checker rows are not told from the board "
+                         "by their colours")
     diameter = float(np.median(runs)) / view.w
     colours["band"] = [np.rint(p).astype(int).tolist() for p in side_profiles(even, view.m / 2)]
     extra = dict(cal.extra, colours=colours, checker_diameter=round(diameter, 5))
