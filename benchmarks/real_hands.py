@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.calibration.file import CORNERS
 from bgboard.engine.board import START_POINTS
 from bgboard.vision.hand import SETTLE
 from bgboard.vision.learn import learn
@@ -38,8 +39,6 @@ from bgboard.vision.synth import draw_arm
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402
 from real_boards import OneLineParser  # noqa: E402
-
-CORNERS = ("p1", "p12", "p13", "p24")
 
 
 def later(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -21,6 +21,7 @@ from bgboard.vision.synth import (
     render,
     with_look,
 )
+from vision_helpers import learned_from_start
 
 
 def _finder_and_fields(look, seed: int, scenes):
@@ -121,7 +122,7 @@ def test_a_film_judges_each_frame_against_the_last_one_seen_clear(learned):
 
 def test_a_film_that_starts_with_an_arm_settles_on_the_first_clear_frame():
     look = random_scene(6).look
-    cal = _learned_from_start(look, 7)
+    cal = learned_from_start(look, 7)
     arm = render(Scene(START_POINTS, hand=True, look=look), 6).image
     clear = render(Scene(START_POINTS, look=look), 6).image
     assert _film(cal, [arm, arm, clear, arm, clear]) == [True, True, False, True, False]
@@ -134,10 +135,5 @@ def test_after_stuck_still_frames_with_a_hand_what_they_show_is_the_board(monkey
     look = random_scene(6).look
     arm = render(Scene(START_POINTS, hand=True, look=look), 6).image
     clear = render(Scene(START_POINTS, look=look), 6).image
-    assert _film(_learned_from_start(look, 7), [clear, arm, arm, arm, arm, clear]) == [
+    assert _film(learned_from_start(look, 7), [clear, arm, arm, arm, arm, clear]) == [
         False, True, True, True, False, True]
-
-
-def _learned_from_start(look, seed):
-    start = render(Scene(START_POINTS, look=look), seed)
-    return learn(start.image, from_dict(start.calibration))

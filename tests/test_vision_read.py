@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from bgboard.calibration.file import from_dict
-from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import DICE, START_POINTS, Die, Scene, random_scene, render
-from vision_helpers import calibrated
+from vision_helpers import calibrated, learned_from_start
 
 
 def _read(rendered, cal):
@@ -29,18 +28,13 @@ def test_random_frames_are_read_exactly(seed):
 STACKS = (-2, 6, 0, 0, 0, 9, 0, 0, 1, 0, 0, -7, 15, 0, 0, 0, -3, 0, 0, 0, 0, 0, 0, 0)
 
 
-def _learned(look, seed):
-    start = render(Scene(START_POINTS, look=look), seed)
-    return learn(start.image, from_dict(start.calibration))
-
-
 @pytest.mark.parametrize("seed", [2, 4])
 def test_rows_longer_than_the_triangle_and_stacks_up_to_fifteen(seed):
     look = random_scene(seed).look
     scene = Scene(STACKS, {"white": 0, "black": 3}, look=look)
     white = 6 + 9 + 1 + 15
     assert white > 15  # more than one side's set: the reader does not know that
-    obs = _read(render(scene, seed), _learned(look, seed + 99))
+    obs = _read(render(scene, seed), learned_from_start(look, seed + 99))
     assert obs["points"] == list(STACKS)
     assert obs["bar"] == {"white": 0, "black": 3}
     assert obs["off"] == {"white": 0, "black": 0}
@@ -50,7 +44,7 @@ def test_rows_longer_than_the_triangle_and_stacks_up_to_fifteen(seed):
 def test_dice_values_places_and_a_cocked_die():
     look = replace(random_scene(14).look, dice=DICE[0], die_size=0.046)  # 26 px white dice
     dice = (Die(3, (0.25, 0.5), 20.0), Die(6, (0.75, 0.5), 65.0, cocked=True))
-    obs = _read(render(Scene(START_POINTS, dice=dice, look=look), 14), _learned(look, 15))
+    obs = _read(render(Scene(START_POINTS, dice=dice, look=look), 14), learned_from_start(look, 15))
     assert obs["points"] == list(START_POINTS)
     found = sorted(obs["dice"], key=lambda d: d["field_xy"][0])
     assert [d["value"] for d in found] == [3, 6]
@@ -61,7 +55,7 @@ def test_dice_values_places_and_a_cocked_die():
 def test_a_hand_over_the_field_is_flagged_with_low_confidence():
     look = random_scene(6).look
     rendered = render(Scene(START_POINTS, hand=True, look=look), 6)
-    obs = _read(rendered, _learned(look, 7))
+    obs = _read(rendered, learned_from_start(look, 7))
     assert obs["hand"] is True
     assert obs["confidence"] < 0.5
 
@@ -89,6 +83,6 @@ def test_light_grey_points_are_board_not_light_checkers_in_shadow():
                    points=((150, 45, 50), (200, 202, 200)))
     points = (0, 3, 0, 0, 0, 5, 0, 0, 0, 0, 0, -5, 0, 0, 0, 0, 0, 0, -5, 0, 0, 0, 0, 0)
     rendered = render(Scene(points, look=look), 6)
-    obs = _read(rendered, _learned(look, 6))
+    obs = _read(rendered, learned_from_start(look, 6))
     assert obs["points"] == list(points)
 

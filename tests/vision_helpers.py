@@ -20,6 +20,12 @@ def calibrated(seed: int, **options):
     return render(scene, seed), learn(start.image, from_dict(start.calibration))
 
 
+def learned_from_start(look, seed: int):
+    """The calibration `bgboard calibrate` learns from the start position rendered on `look`."""
+    start = render(Scene(START_POINTS, look=look), seed)
+    return learn(start.image, from_dict(start.calibration))
+
+
 def write_frame(tmp_path, rendered, cal, name="frame.png"):
     """The frame as a PNG and the calibration as a JSON file in tmp_path."""
     image, cal_path = tmp_path / name, tmp_path / "cal.json"

@@ -181,7 +181,7 @@ class ArmFinder:
         then too, a hand was not."""
         change = cv2.transform(cv2.absdiff(lab, before), LAB_WEIGHTS[None]) > UNLIKE
         unlike, checker = (mark & change for mark in marks)
-        return self.patch(unlike, checker) or self.wide_checker(checker.astype(np.uint8))
+        return self.patch(unlike, checker) or self.wide_checker(checker)
 
     def new(self, side: int, prof: np.ndarray) -> np.ndarray | bool:
         """Samples of a side's band unlike the band learned at calibration (beyond a slow change
@@ -243,8 +243,11 @@ class HandFinder:
         else:
             found = band_changed(band, self.clear[0]) or bool(
                 self.arms and self.arms.since(self.arms.marks(even, cls), lab, self.clear[1]))
-        still = self.last is not None and not band_changed(band, self.last)
-        self.held = (self.held + 1 if still else 1) if found else 0
+        if found:
+            still = self.last is not None and not band_changed(band, self.last)
+            self.held = self.held + 1 if still else 1
+        else:
+            self.held = 0
         self.last = band
         if not found or self.held >= (SETTLE if self.clear is None else STUCK):
             self.clear, self.held = (band, lab), 0

@@ -786,8 +786,8 @@ def _table(rng, look: Look) -> np.ndarray:
 
 
 def draw_arm(img: np.ndarray, rng, corners) -> None:
-    """An arm from an edge of the float RGB or BGR picture `img` reaching over the field
-    (`corners`: its four corners in pixels), with a hand and its shadow, drawn in place."""
+    """An arm from an edge of the float RGB picture `img` reaching over the field (`corners`:
+    its four corners in pixels), with a hand and its shadow, drawn in place."""
     h, w = img.shape[:2]
     corners = np.array(corners, np.float64)
     target = corners.mean(0) + rng.uniform(-0.3, 0.3, 2) * (corners.max(0) - corners.min(0))
