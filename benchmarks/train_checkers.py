@@ -134,26 +134,31 @@ def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
     return Columns(FieldView(cal)).cut(rendered.image), labels(rendered.truth, scene.look)
 
 
-def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
-                  tall: bool = False, big: bool = False, walls: bool = False,
-                  towers: bool = False) -> None:
-    """Shards of SHARD frames each, skipping the shards already on disk."""
+def write_shards(frames: int, first: int, out: Path, arrays) -> None:
+    """Shards of SHARD frames each from seed `first` on, `arrays(seeds)` giving a shard's
+    named arrays, skipping the shards already on disk (so rendering resumes)."""
     out.mkdir(parents=True, exist_ok=True)
     for start in range(first, first + frames, SHARD):
         path = out / f"shard_{start}.npz"
         if path.exists():
             continue
         t = time.time()
-        pairs = [frame_patches(seed, looks, tall, big, walls, towers)
-                 for seed in range(start, start + SHARD)]
-        patches = np.stack([p for p, _ in pairs])
-        counts = np.stack([c for _, c in pairs])
-        looks_of = np.array([looks[seed // LOOK_FRAMES % len(looks)]
-                             for seed in range(start, start + SHARD)])
-        np.savez_compressed(path.with_suffix(".tmp.npz"), patches=patches, counts=counts,
-                            looks=looks_of)
+        np.savez_compressed(path.with_suffix(".tmp.npz"), **arrays(range(start, start + SHARD)))
         path.with_suffix(".tmp.npz").rename(path)
         print(f"{path.name}: {SHARD} frames in {time.time() - t:.0f} s", flush=True)
+
+
+def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
+                  tall: bool = False, big: bool = False, walls: bool = False,
+                  towers: bool = False) -> None:
+    """Shards of rendered frames' patches, signed counts and looks (`write_shards`)."""
+    def arrays(seeds: range) -> dict[str, np.ndarray]:
+        pairs = [frame_patches(seed, looks, tall, big, walls, towers) for seed in seeds]
+        return {"patches": np.stack([p for p, _ in pairs]),
+                "counts": np.stack([c for _, c in pairs]),
+                "looks": np.array([looks[seed // LOOK_FRAMES % len(looks)] for seed in seeds])}
+
+    write_shards(frames, first, out, arrays)
 
 
 def with_references(frames: np.ndarray) -> np.ndarray:
