@@ -31,7 +31,7 @@ import numpy as np
 
 from bgboard.calibration.file import CORNERS
 from bgboard.engine.board import START_POINTS
-from bgboard.vision.hand import SETTLE
+from bgboard.vision.hand import NET_MODEL, SETTLE
 from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import draw_arm
@@ -73,11 +73,13 @@ def film(image: np.ndarray, corners: dict, arms: int, seed: int) -> list[tuple[n
     return frames
 
 
-def judged(cal, frames: list[tuple[np.ndarray, bool]]) -> tuple[list[bool], list[bool]]:
-    """Each frame's `hand` read by one Reader for the film, and by a new Reader a frame."""
-    reader = Reader(cal)
+def judged(cal, frames: list[tuple[np.ndarray, bool]], net: Path | None = NET_MODEL
+           ) -> tuple[list[bool], list[bool]]:
+    """Each frame's `hand` read by one Reader for the film, and by a new Reader a frame, with
+    the hand net `net` (None: without one)."""
+    reader = Reader(cal, hand_net=net)
     return ([reader.read(f)["hand"] for f, _ in frames],
-            [Reader(cal).read(f)["hand"] for f, _ in frames])
+            [Reader(cal, hand_net=net).read(f)["hand"] for f, _ in frames])
 
 
 def tally(counts: Counter, key: str, frames, hands: list[bool]) -> None:
@@ -107,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learned", action="store_true",
                         help="calibrate from the start-position photos as `calibrate` does")
     parser.add_argument("--list", action="store_true", help="print every film's flags")
+    parser.add_argument("--net", default=str(NET_MODEL), metavar="FILE.onnx",
+                        help="the hand net for frames judged alone (default the installed one; "
+                             "none: the band alone); {fold} in the name is each photo's fold, "
+                             "to cross-validate nets trained with that fold held out")
     args = parser.parse_args(argv)
     counts: Counter = Counter()
     for i, entry in enumerate(load_labels()):
@@ -117,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         frames = film(image, entry["corners_px"], args.arms, seed=i)
         counts["films"] += 1
         counts["learned"] += learned
-        for key, hands in zip(("film", "alone"), judged(cal, frames), strict=True):
+        net = None if args.net == "none" else Path(args.net.format(fold=entry["fold"]))
+        for key, hands in zip(("film", "alone"), judged(cal, frames, net), strict=True):
             tally(counts, key, frames, hands)
             if args.list:
                 print(f"{entry['name']:28} {key:5} {'L' if learned else '-'} "

@@ -1,26 +1,29 @@
-"""Train a hand net (tried, not installed: docs/vision.md, Hands): a small net that says
-whether a hand or an arm is over the field in one photo judged alone.
+"""Train the hand net (`vision.hand.seen_alone`): a small net that says whether a hand or an
+arm is over the field in one photo judged alone.
 
     python benchmarks/train_hands.py render --frames 2000        # renders into the cache
     python benchmarks/train_hands.py real                        # the real photos' views
-    python benchmarks/train_hands.py train --real-folds 1,2,3,4 --out DIR/h0.onnx  # fold 0 out
+    python benchmarks/train_hands.py train --real-folds 1,2,3,4  # -> vision/models/hands.onnx
+    python benchmarks/train_hands.py train --real-folds 0,2,3,4 --out DIR/h1.onnx  # fold 1's twin
     python benchmarks/train_hands.py score --nets 'DIR/h{fold}.onnx'   # the five twins
 
-A stream of frames is judged against the last frame seen clear (`vision.hand.HandFinder`);
-a photo read alone has nothing to compare with, and a real board's frame band is no one
+A stream of frames is judged against the last frame seen clear (`vision.hand.HandFinder`); a
+photo read alone has nothing to compare with, and a real board's frame band is no one
 colour, so the band judged alone flags most real photos. The net sees what `HandFinder`
 sees, the half-size rectified field and the band around it (`FieldView.warp_half`), shrunk
-to NET_SIZE, and gives the odds of a hand. Its examples: renders of the trained looks (seeds
-800000 on, half of them with an arm; never the held-out looks), cut through corners moved a
-pixel or two, cached in shards of 100 frames (rendering resumes where it stopped); and the
-labelled real board photos of `--real-folds` (each chosen copy and every other copy with
-corners), REAL_CUTS views of each as a camera sees the board a moment later
-(`real_hands.later`), every other one with an arm drawn over the field
+to `vision.hand.NET_SIZE`, and gives the odds of a hand. Its examples: renders of the
+trained looks (seeds 800000 on, half of them with an arm; never the held-out looks), cut
+through corners moved a pixel or two, cached in shards of 100 frames (rendering resumes
+where it stopped); and the labelled real board photos of `--real-folds` (each chosen copy
+and every other copy with corners), REAL_CUTS views of each as a camera sees the board a
+moment later (`real_hands.later`), every other one with an arm drawn over the field
 (`vision.synth.draw_arm`, as the renders draw it), through corners moved about 4 px (cached
 once for every fold; training takes the folds named). There is no real photo of a hand over
 a real board here: the real boards teach the net what is no hand, the drawn arms what is
-one. Training flips the pictures either way and swaps and scales their colours. Needs
-PyTorch and onnx (`pip install torch==2.13.0 onnx`); the nets are run with OpenCV's DNN.
+one. Training flips the pictures either way and scales their light and contrast; it keeps
+their colours (skin is an arm's surest sign: swapping the channels, as the checker net's
+training does, left half the renders' arms unseen). Needs PyTorch and onnx (`pip install
+torch==2.13.0 onnx`); the nets are run with OpenCV's DNN.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from train_checkers import jittered, write_shards  # beside this script
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.dice import net_input
+from bgboard.vision.hand import NET_MODEL, net_view
 from bgboard.vision.looks import HELD_OUT, TRAINED, family_scene
 from bgboard.vision.synth import render
 
@@ -45,12 +49,6 @@ SCORE_SEEDS = {"held-out looks": (HELD_OUT, 900_000), "trained looks": (TRAINED,
 FIRST = 800_000  # render seeds (apart from every other training script's)
 REAL_CUTS = 60  # views of each real photo (and copy), half of them with an arm
 REAL_JITTER = 0.006  # a real view's corners move this share of the photo's width (about 4 px)
-NET_SIZE = (96, 80)  # the net's view of the half-size field and its band (w, h), pixels
-
-
-def net_view(half: np.ndarray) -> np.ndarray:
-    """The net's view of the half-size rectified field and its band: NET_SIZE pixels."""
-    return cv2.resize(half, NET_SIZE, interpolation=cv2.INTER_AREA)
 
 
 def frame_view(seed: int, looks: tuple[str, ...] = TRAINED, moved: bool = True
@@ -123,15 +121,14 @@ def build():
 
 
 def augment(x, rng):
-    """Pictures (N, 3, H, W float, centred) flipped either way, channels swapped, light and
-    contrast scaled."""
+    """Pictures (N, 3, H, W float, centred) flipped either way, light and contrast scaled (the
+    colours kept: skin is an arm's surest sign)."""
     import torch
 
     if rng.random() < 0.5:
         x = x.flip(3)
     if rng.random() < 0.5:
         x = x.flip(2)
-    x = x[:, torch.from_numpy(rng.permutation(3))]
     n = len(x)
     gain = torch.from_numpy(rng.uniform(0.7, 1.3, (n, 1, 1, 1)).astype(np.float32))
     shift = torch.from_numpy(rng.uniform(-0.15, 0.15, (n, 1, 1, 1)).astype(np.float32))
@@ -214,7 +211,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=FIRST, help="first render seed")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--cache", type=Path, default=CACHE)
-    parser.add_argument("--out", type=Path, default=CACHE / "hands.onnx")
+    parser.add_argument("--out", type=Path, default=NET_MODEL)
     parser.add_argument("--nets", default=str(CACHE / "h{fold}.onnx"), metavar="FILE.onnx",
                         help="score: the nets, {fold} the fold each was trained without")
     parser.add_argument("--renders", type=int, default=200,

@@ -11,6 +11,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import checkers, hand
 from bgboard.vision.learn import learn
+from bgboard.vision.looks import family_scene
 from bgboard.vision.read import Reader
 from bgboard.vision.synth import (
     SKINS,
@@ -137,3 +138,14 @@ def test_after_stuck_still_frames_with_a_hand_what_they_show_is_the_board(monkey
     clear = render(Scene(START_POINTS, look=look), 6).image
     assert _film(learned_from_start(look, 7), [clear, arm, arm, arm, arm, clear]) == [
         False, True, True, True, False, True]
+
+
+def test_the_hand_net_judges_frames_of_a_look_it_never_saw_alone():
+    """A photo read on its own has no frame before it: the hand net alone says whether an arm
+    is over the field (marble is held out of its training)."""
+    seen = []
+    for seed in range(900_000, 900_006):
+        shot = render(family_scene(seed, "marble", hand=0.5), seed)
+        half = FieldView(from_dict(shot.calibration)).warp_half(shot.image)
+        seen.append((shot.truth["hand"], hand.seen_alone(half)))
+    assert seen == [(True, True)] * 4 + [(False, False), (True, True)]

@@ -4,7 +4,9 @@ A stream of frames (`HandFinder`) is judged against the last frame seen without 
 arm crossing the band of frame just outside the field shows as a run of samples unlike that
 side then, and whatever lay there then (hinges, trays, a box's walls, shading, the band's
 grain: most real boards' bands are no one colour) is the board. The first frame, with nothing
-seen before it, is judged alone: the band should be one colour along each side (wood, a
+seen before it (a photo read on its own), is judged alone: by a small learned net
+(`seen_alone`) when it is installed. Whether a frame judged alone may become the one to judge
+the next ones by is also asked of the band: it should be one colour along each side (wood, a
 painted edge), so an arm shows as a long run of samples far from that side's usual colour.
 With the colours learned at calibration (`ArmFinder`), the arm must also go on into the field,
 and an arm the colour of the frame still shows in the field as a large patch unlike the bare
@@ -13,10 +15,17 @@ board there.
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 import cv2
 import numpy as np
 
 from .checkers import DARK, LIGHT, cells, shade_distance
+from .dice import MODELS, net_input
+
+NET_MODEL = MODELS / "hands.onnx"
+NET_SIZE = (96, 80)  # the hand net's view of the half-size field and its band (w, h), pixels
 
 RUN = 0.05  # share of a side an arm covers at least
 GAP = 0.03  # gaps between fingers, as a share of the side
@@ -27,6 +36,24 @@ PATCH = 0.01  # share of the field a patch unlike the bare board covers at least
 WIDE = 2.5  # checker radii: a checker-coloured patch holding a disc this wide is no checker
 SETTLE = 5  # still frames with a hand, none seen clear yet, before one is taken as the board
 STUCK = 150  # still frames with a hand after one was seen clear, before the same
+
+
+def net_view(half: np.ndarray) -> np.ndarray:
+    """The hand net's view of the half-size rectified field and its band: NET_SIZE pixels."""
+    return cv2.resize(half, NET_SIZE, interpolation=cv2.INTER_AREA)
+
+
+@cache
+def _net(model: Path) -> cv2.dnn.Net:
+    return cv2.dnn.readNetFromONNX(str(model))
+
+
+def seen_alone(half: np.ndarray, model: Path = NET_MODEL) -> bool:
+    """True when the hand net (`model`; benchmarks/train_hands.py) sees a hand or an arm over
+    the half-size rectified field `half` (BGR, with its band), judged alone."""
+    net = _net(model)
+    net.setInput(net_input(net_view(half)))
+    return float(net.forward()[0, 0]) > 0.0
 
 
 def _along_sides(a: np.ndarray, strip: slice, start: int) -> list[np.ndarray]:
@@ -217,14 +244,19 @@ class HandFinder:
     """Hands over the field in a stream of frames (one camera, one calibration), each judged
     against the last frame seen without one: a run of the frame band unlike it (`band_changed`)
     and, with learned colours, a patch it did not show (`ArmFinder.since`). Until a frame is
-    seen clear, frames are judged alone (`crossed_alone`, or `ArmFinder` with learned colours).
-    A frame seen clear becomes the one to judge by; so does a frame with a hand after a run of
-    frames with a hand that stood still (the band as in the frame before): SETTLE of them
-    while no frame was seen clear (a real board's band judged alone), STUCK after (something
-    laid on the frame and left there). A moving hand never stands still that long."""
+    seen clear, frames are judged alone: by the hand net (`seen_alone`; `net`, None: without
+    it, as the band says). Such a frame is seen clear when the band agrees too
+    (`crossed_alone`, or `ArmFinder` with learned colours), so that an arm the net misses
+    never becomes the board. A frame seen clear becomes the one to judge by; so does a frame
+    with a hand after a run of frames with a hand that stood still (the band as in the frame
+    before): SETTLE of them while no frame was seen clear (a real board's band judged alone),
+    STUCK after (something laid on the frame and left there). A moving hand never stands
+    still that long."""
 
-    def __init__(self, view, colours: dict | None = None, scale: float = 0.5):
+    def __init__(self, view, colours: dict | None = None, scale: float = 0.5,
+                 net: Path | None = NET_MODEL):
         self.m = view.m * scale
+        self.net = net
         self.arms = ArmFinder(view, colours, scale) if colours else None
         self.clear: tuple | None = None  # the band and the Lab field of the last frame seen clear
         self.last: list[np.ndarray] | None = None  # the band of the frame before
@@ -238,17 +270,19 @@ class HandFinder:
         lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
         band = side_profiles(lab, self.m)
         if self.clear is None:
-            found = (self.arms(even, cls) if self.arms
-                     else crossed_alone(side_profiles(even, self.m)))
+            by_band = (self.arms(even, cls) if self.arms
+                       else crossed_alone(side_profiles(even, self.m)))
+            found = seen_alone(half, self.net) if self.net else by_band
+            doubt = found or by_band
         else:
-            found = band_changed(band, self.clear[0]) or bool(
+            found = doubt = band_changed(band, self.clear[0]) or bool(
                 self.arms and self.arms.since(self.arms.marks(even, cls), lab, self.clear[1]))
-        if found:
+        if doubt:
             still = self.last is not None and not band_changed(band, self.last)
             self.held = self.held + 1 if still else 1
         else:
             self.held = 0
         self.last = band
-        if not found or self.held >= (SETTLE if self.clear is None else STUCK):
+        if not doubt or self.held >= (SETTLE if self.clear is None else STUCK):
             self.clear, self.held = (band, lab), 0
         return found

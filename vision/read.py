@@ -29,7 +29,8 @@ class Reader:
     real boards; see docs/vision.md)."""
 
     def __init__(self, cal: Calibration, checker_reader: str = "net",
-                 checker_net: Path = column_reader.MODEL):
+                 checker_net: Path = column_reader.MODEL,
+                 hand_net: Path | None = hand.NET_MODEL):
         if checker_reader not in CHECKER_READERS:
             raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")
         self.cal = cal
@@ -42,7 +43,7 @@ class Reader:
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
         self.classify = checkers.Classifier(colours) if colours else None
-        self.hands = hand.HandFinder(self.view, colours)
+        self.hands = hand.HandFinder(self.view, colours, net=hand_net)
 
     def read(self, image: np.ndarray) -> dict:
         """The Observation of one BGR frame."""
