@@ -29,7 +29,6 @@ torch==2.13.0 onnx`); the nets are run with OpenCV's DNN.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -76,7 +75,6 @@ def real_views(cuts: int, seed: int = 0) -> dict[str, np.ndarray]:
     """`cuts` views of each labelled real photo (and copy), every other one with an arm drawn
     over the field, each a moment later and through corners moved about REAL_JITTER of the
     photo's width: the views, whether each has an arm, and each one's fold."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from label_real_boards import PHOTOS, copy_entries, load_labels
     from real_hands import later, with_arm
 

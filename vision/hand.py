@@ -270,10 +270,8 @@ class HandFinder:
         lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
         band = side_profiles(lab, self.m)
         if self.clear is None:
-            by_band = (self.arms(even, cls) if self.arms
-                       else crossed_alone(side_profiles(even, self.m)))
-            found = seen_alone(half, self.net) if self.net else by_band
-            doubt = found or by_band
+            found = seen_alone(half, self.net) if self.net else self.band_alone(even, cls)
+            doubt = found or (self.net is not None and self.band_alone(even, cls))
         else:
             found = doubt = band_changed(band, self.clear[0]) or bool(
                 self.arms and self.arms.since(self.arms.marks(even, cls), lab, self.clear[1]))
@@ -286,3 +284,8 @@ class HandFinder:
         if not doubt or self.held >= (SETTLE if self.clear is None else STUCK):
             self.clear, self.held = (band, lab), 0
         return found
+
+    def band_alone(self, even: np.ndarray, cls: np.ndarray) -> bool:
+        """The band's judgement of a frame alone (`crossed_alone`, or `ArmFinder` with learned
+        colours)."""
+        return self.arms(even, cls) if self.arms else crossed_alone(side_profiles(even, self.m))
