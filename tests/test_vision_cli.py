@@ -61,6 +61,22 @@ def test_read_a_single_missing_image_is_one_line_and_exit_2(tmp_path):
     assert done.stderr == f"bgboard read: error: {tmp_path / 'none.png'}: no such file\n"
 
 
+def test_a_jpeg_cut_short_is_refused_with_why_not_read_as_a_board(tmp_path, capsys):
+    rendered, cal = calibrated(5, hand=0.0)
+    _, cal_path = write_frame(tmp_path, rendered, cal)
+    whole = cv2.imencode(".jpg", rendered.image)[1].tobytes()
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole[:len(whole) * 2 // 3])
+    why = f"{cut}: the image is cut short (the file ends before the picture does: an " \
+          "unfinished copy or download)"
+    done = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read", str(cut),
+                           "--calibration", str(cal_path)], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (2, f"bgboard read: error: {why}\n")
+    assert main(["dice", str(cut), str(cut), "--json"]) == 2
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == \
+        [{"image": str(cut), "error": why}] * 2
+
+
 def test_read_with_a_bad_calibration_says_why(tmp_path, capsys):
     rendered, cal = calibrated(5, hand=0.0)
     image, cal_path = write_frame(tmp_path, rendered, cal)

@@ -65,6 +65,17 @@ def test_a_folder_is_read_in_name_order_and_a_bad_file_is_reported(tmp_path):
     assert frames[0].image.shape == (120, 160, 3)
 
 
+def test_a_folder_frame_cut_short_is_reported_not_read(tmp_path):
+    whole = cv2.imencode(".jpg", _frame(3))[1].tobytes()
+    (tmp_path / "a.jpg").write_bytes(whole)
+    (tmp_path / "b.jpg").write_bytes(whole[:-200])
+    a, b = open_source(str(tmp_path)).frames()
+    assert a.image.shape == (120, 160, 3) and a.problem == ""
+    assert b.image is None
+    assert b.problem == f"{tmp_path / 'b.jpg'}: the image is cut short (the file ends before " \
+                        "the picture does: an unfinished copy or download)"
+
+
 def test_missing_sources_and_empty_folders_are_refused(tmp_path):
     with pytest.raises(OSError, match="does not exist"):
         open_source(str(tmp_path / "none.mp4"))

@@ -126,6 +126,25 @@ def usb_controls(camera: CameraSettings) -> list[tuple[str, int, float]]:
     return exposure + gain + white
 
 
+def read_image(path: Path) -> np.ndarray | None:
+    """The BGR image in the file at `path`; None when it is no image OpenCV reads. ValueError
+    when it is a JPEG cut short (`cut_short`): OpenCV would give its top above a grey band,
+    and a reader would read that as the board."""
+    import cv2
+
+    with open(path, "rb") as file:
+        if cut_short(file.read()):
+            raise ValueError(f"{path}: the image is cut short (the file ends before the picture "
+                             "does: an unfinished copy or download)")
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
+
+
+def cut_short(data: bytes) -> bool:
+    """Whether `data` is a JPEG whose last scan has no end-of-image marker after it (FF D9
+    after the last start of scan, FF DA; neither occurs inside a scan's coded data)."""
+    return data[:2] == b"\xff\xd8" and data.rfind(b"\xff\xd9") < data.rfind(b"\xff\xda")
+
+
 class FolderSource:
     """The image files of a folder in name order."""
 
@@ -136,10 +155,13 @@ class FolderSource:
             raise ValueError(f"{self.folder}: no image files")
 
     def frames(self) -> Iterator[Frame]:
-        import cv2
 
         for index, path in enumerate(self.files):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                image = read_image(path)
+            except ValueError as exc:
+                yield Frame(index, path.name, None, str(exc))
+                continue
             if image is None:
                 yield Frame(index, path.name, None, f"{path}: cannot read the image")
             else:

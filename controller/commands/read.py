@@ -58,11 +58,11 @@ def register(subparsers) -> None:
 
 def load_image(path: Path):
     """The image at `path`, or ValueError naming the file."""
-    import cv2
+    from ...vision.sources import read_image
 
     if not path.is_file():
         raise ValueError(f"{path}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    image = read_image(path)
     if image is None or image.size == 0:
         raise ValueError(f"{path}: not a readable image")
     return image
