@@ -8,6 +8,7 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 1600 --first 540000 --towers
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
+    python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --pasted 40  # + pasted checkers
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --device cuda
     benchmarks/train_checkers_gpu.sh FOLDS base,more c:8:60   # all of it, a net per fold, on a GPU
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
@@ -23,7 +24,8 @@ Patches are cached in shards of 100 frames, so rendering resumes where it stoppe
 checkpoints every epoch and resumes too. `--real-folds` adds the labelled real board photos of
 those folds (benchmarks/data/real_boards.json: each chosen copy and every other copy with
 corners; the points only, uncertain ones left out), each photo cut REAL_CUTS times through
-corners moved a few pixels: the folds left out are the ones to score on. ADAPTED of the
+corners moved a few pixels: the folds left out are the ones to score on (`--pasted N`: N cuts
+more of each with real checkers pasted on its bare points, benchmarks/pasted.py). ADAPTED of the
 rendered frames are seen beside another frame's `board_references` (as a reader adapted to the
 board at calibration sees them). Needs PyTorch and onnx (`pip install torch==2.13.0 onnx`);
 bgboard runs the exported net with OpenCV. `quantize` (needs onnxruntime, for its quantizer
@@ -210,30 +212,48 @@ def load(folder: Path, real: tuple[np.ndarray, np.ndarray] | None = None
     return patches, np.concatenate(counts), np.concatenate(looks)
 
 
-def real_patches(folds: set[int], cuts: int = REAL_CUTS) -> tuple[np.ndarray, np.ndarray]:
+def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """The point patches of the labelled real photos in `folds`, and their signed counts:
     `cuts` cuts of each photo (and each copy), the first through its labelled corners, the
     others through corners moved by about REAL_JITTER of the photo's width (as clicks or a
-    found field would place them), so that each cut shows the photo a little differently."""
+    found field would place them), so that each cut shows the photo a little differently;
+    then `pasted` cuts more of each with real checkers pasted on its bare points
+    (`pasted.composite`: its own checkers or another photo's of these folds)."""
     import cv2
     from label_real_boards import PHOTOS, copy_entries, load_labels
+    from pasted import composite, sprites
 
     rng = np.random.default_rng(1)
-    patches, counts = [], []
+    photos = []
     for entry in load_labels():
         if entry["partial"] or entry["fold"] not in folds:
             continue
-        keep = [i for i in range(24) if i + 1 not in set(entry.get("uncertain_points", ()))]
+        uncertain = set(entry.get("uncertain_points", ()))
+        keep = np.array([i + 1 not in uncertain for i in range(24)])
+        own = None
         for seen in (entry, *copy_entries(entry)):
             image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
             minimal = {"version": 1, "image_size": seen["image_size"],
                        "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
-            sigma = REAL_JITTER * image.shape[1]
-            for cut in range(cuts):
-                moved = jittered(minimal, rng, sigma) if cut else minimal
-                both = with_references(Columns(FieldView(from_dict(moved))).cut(image)[None])
-                patches.append(both[keep])
-                counts.append(np.array(seen["points"], np.int8)[keep])
+            counts = np.array([*seen["points"], 0, 0], np.int8)
+            if own is None and pasted:  # the board's checkers, from its chosen copy
+                view = FieldView(from_dict(minimal))
+                own = sprites(Columns(view).cut(image), counts[:24], view)
+            photos.append((image, minimal, keep, counts, own))
+    donors = list({id(own): own for *_, own in photos if own}.values())
+    patches, counts = [], []
+    for image, minimal, keep, labelled, own in photos:
+        sigma = REAL_JITTER * image.shape[1]
+        bare = np.r_[(labelled[:24] == 0) & keep, False, False]
+        for cut in range(cuts + pasted):
+            moved = jittered(minimal, rng, sigma) if cut else minimal
+            view = FieldView(from_dict(moved))
+            rows, signed = Columns(view).cut(image), labelled
+            if cut >= cuts:
+                rows, signed = composite(rows, labelled, bare, view, donors, own, rng)
+            patches.append(with_references(rows[None])[:24][keep])
+            counts.append(signed[:24][keep])
     return np.concatenate(patches), np.concatenate(counts)
 
 
@@ -287,6 +307,9 @@ def main() -> None:
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
     parser.add_argument("--real-cuts", type=int, default=REAL_CUTS,
                         help=f"cuts of each real photo an epoch (default {REAL_CUTS})")
+    parser.add_argument("--pasted", type=int, default=0, metavar="N",
+                        help="N cuts more of each real photo with real checkers pasted on its "
+                             "bare points (benchmarks/pasted.py; default none)")
     parser.add_argument("--device", default="cpu",
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
     parser.add_argument("--widths",
@@ -311,8 +334,9 @@ def main() -> None:
         real = None
         if args.real_folds:
             folds = {int(f) for f in args.real_folds.split(",")}
-            real = real_patches(folds, args.real_cuts)
-            print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo)")
+            real = real_patches(folds, args.real_cuts, args.pasted)
+            print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo, "
+                  f"{args.pasted} with real checkers pasted on)")
         patches, counts, _ = load(args.cache / "train", real)
         widths = checker_net.WIDTHS
         if args.widths:

@@ -10,8 +10,9 @@
 # 433999, 450000-451599), "big" (460000-463999, 480000-481599, checkers as wide as real ones:
 # train_checkers.py --big), "walls" (510000-513999, 530000-531599, every board a box whose walls
 # stand above the field: train_checkers.py --walls). The shipped net: base,more.
-# RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS], e.g. b:10:20 or s:8:60:16,24,32,48 (the net's four
-# convolutions' channels; default the shipped net's). Writes OUT/NAME<fold>.onnx (the net trained on
+# RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS[:PASTED]], e.g. b:10:20, s:8:60:16,24,32,48 (the net's
+# four convolutions' channels; default the shipped net's) or p:8:60::40 (40 cuts more of each
+# real photo with real checkers pasted on: train_checkers.py --pasted). Writes OUT/NAME<fold>.onnx (the net trained on
 # the renders and the real photos of the other four folds) and OUT/NAME<fold>.log.
 # Score them here: python benchmarks/real_boards.py --checkers net --net 'OUT/NAME{fold}.onnx'
 set -eu
@@ -44,14 +45,14 @@ done |
     xargs -P "$(nproc)" -I{} sh -c 'python3 train_checkers.py render --frames 100 {} >/dev/null'
 echo "rendered: $(ls cache/checkers/train | wc -l) shards"
 for recipe in "$@"; do
-    IFS=: read -r name epochs cuts widths <<EOF
+    IFS=: read -r name epochs cuts widths pasted <<EOF
 $recipe
 EOF
     for fold in 0 1 2 3 4; do
         others=$(echo 0 1 2 3 4 | tr ' ' '\n' | grep -v "$fold" | paste -sd,)
         OMP_NUM_THREADS=1 python3 train_checkers.py train --device cuda --epochs "$epochs" \
             --real-folds "$others" --real-cuts "$cuts" ${widths:+--widths "$widths"} \
-            --out "$out/$name$fold.onnx" \
+            ${pasted:+--pasted "$pasted"} --out "$out/$name$fold.onnx" \
             >"$out/$name$fold.log" 2>&1 &
     done
 done

@@ -1,0 +1,116 @@
+"""Real checkers pasted onto real boards: more real training rows for the checker net than
+the labelled photos hold.
+
+The labelled real photos show each board in one or two positions, so the net sees each
+board's bare points, and each set of checkers, in few combinations. Here a photo's bare points
+are given checkers cut from the first checker of occupied rows, of the same photo or of
+another one (another board's checkers on this board's points, under this photo's light), 1
+to 7 of them, piled as players pile them (a row of five from the point's base, the sixth on
+up on top between them). Every cut is a point's upright patch (`vision.columns`), where a
+checker of any board stands at the same place: the k-th of a row is centred k + 1/2
+diameters from the base. The rows are then seen beside the references of the frame they
+make, as the reader sees a real frame (`vision.columns.references`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.columns import BEFORE, HEIGHT, LENGTH, SIDE, WIDTH
+
+RATIO = 1.0  # checker diameter / column width on real boards (their boxes: median 1.04)
+ROW = 5  # checkers in a row from the base before the next go on top
+SHARE = 0.3  # share of a photo's bare points given checkers
+COUNTS = (1, 2, 3, 4, 5, 6, 7)  # checkers pasted on a point, with these odds
+ODDS = np.array([3, 3, 2, 2, 3, 1.5, 1]) / 15.5
+OWN = 0.5  # odds that a photo's points get its own checkers (else another photo's)
+FEATHER = 0.12  # the sprite's edge fades over this share of its radius
+SLACK = 1.06  # a sprite is cut this much wider than the checker, its edge faded out
+
+
+def checker_size(view: FieldView) -> tuple[float, float]:
+    """A checker's (across, along) diameters in patch pixels through `view`."""
+    across = RATIO * WIDTH / (2 * SIDE)
+    along = RATIO * view.geo.column_width * view.w / view.h * HEIGHT / (BEFORE + LENGTH)
+    return across, along
+
+
+def centre(k: int, along: float) -> tuple[float, float]:
+    """Patch pixel (x, y) of the middle of a row's k-th checker (0 at the base): ROW from the
+    base, then on top between them."""
+    base = BEFORE / (BEFORE + LENGTH) * HEIGHT
+    step = k if k < ROW else k - ROW + 0.5
+    return WIDTH / 2, base + (step + 0.5) * along
+
+
+def sprite(patch: np.ndarray, size: tuple[float, float]) -> np.ndarray:
+    """The first checker of an occupied row's patch, cut SLACK times its `size` around its
+    middle: (h, w, 3) uint8."""
+    w, h = (round(SLACK * s) for s in size)
+    x, y = centre(0, size[1])
+    return cv2.getRectSubPix(patch, (w, h), (x - 0.5, y - 0.5))
+
+
+def mask(h: int, w: int) -> np.ndarray:
+    """An ellipse filling an h x w box, 1 inside, fading to 0 over its outer FEATHER and the
+    SLACK beyond the checker."""
+    yy, xx = np.mgrid[:h, :w]
+    r = np.hypot((xx + 0.5 - w / 2) / (w / 2), (yy + 0.5 - h / 2) / (h / 2)) * SLACK
+    return np.clip((1 - r) / FEATHER, 0, 1).astype(np.float32)
+
+
+def paste(patch: np.ndarray, piece: np.ndarray, n: int, size: tuple[float, float],
+          rng) -> np.ndarray:
+    """`patch` with `n` checkers that look like `piece` (a `sprite`) piled on it from its
+    base, each resized to `size` and nudged a pixel or two off the column's middle as real
+    checkers lie."""
+    out = patch.astype(np.float32)
+    w, h = (round(SLACK * s) for s in size)
+    picture = cv2.resize(piece, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha = mask(h, w)[..., None]
+    for k in range(n):
+        x, y = centre(k, size[1])
+        x0 = round(x - w / 2 + rng.normal(0, 1.0))
+        y0 = round(y - h / 2 + rng.normal(0, 0.5))
+        inside = np.s_[max(y0, 0):min(y0 + h, HEIGHT), max(x0, 0):min(x0 + w, WIDTH)]
+        cut = np.s_[inside[0].start - y0:inside[0].stop - y0,
+                    inside[1].start - x0:inside[1].stop - x0]
+        a = alpha[cut]
+        out[inside] = out[inside] * (1 - a) + picture[cut] * a
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def sprites(patches: np.ndarray, counts, view: FieldView) -> dict[int, list[np.ndarray]]:
+    """The first checker of every row of a photo holding one to ROW checkers, by set (+1
+    light, -1 dark)."""
+    size = checker_size(view)
+    found: dict[int, list[np.ndarray]] = {1: [], -1: []}
+    for patch, n in zip(patches, counts, strict=False):
+        if 1 <= abs(n) <= ROW:
+            found[int(np.sign(n))].append(sprite(patch, size))
+    return found
+
+
+def composite(patches: np.ndarray, counts: np.ndarray, bare: np.ndarray, view: FieldView,
+              donors: list[dict[int, list[np.ndarray]]], own: dict[int, list[np.ndarray]],
+              rng) -> tuple[np.ndarray, np.ndarray]:
+    """A photo's 26 patches with checkers pasted on SHARE of its `bare` points, and the rows'
+    signed counts: the checkers of one donor (its `own` with odds OWN, else one of
+    `donors`), each point one set, COUNTS checkers with odds ODDS."""
+    donor = own if rng.random() < OWN or not donors else donors[rng.integers(len(donors))]
+    sets = [s for s in (1, -1) if donor[s]]
+    out, signed = patches.copy(), counts.copy()
+    if not sets:
+        return out, signed
+    size = checker_size(view)
+    for i in np.flatnonzero(bare):
+        if rng.random() >= SHARE:
+            continue
+        s = sets[rng.integers(len(sets))]
+        n = int(rng.choice(COUNTS, p=ODDS))
+        piece = donor[s][rng.integers(len(donor[s]))]
+        out[i] = paste(out[i], piece, n, size, rng)
+        signed[i] = s * n
+    return out, signed
