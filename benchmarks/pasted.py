@@ -3,7 +3,7 @@ the labelled photos hold.
 
 The labelled real photos show each board in one or two positions, so the net sees each
 board's bare points, and each set of checkers, in few combinations. Here a photo's bare points
-are given checkers cut from the first checker of occupied rows, of the same photo or of
+are given checkers cut where the dataset's boxes show them, of the same photo or of
 another one (another board's checkers on this board's points, under this photo's light), 1
 to 7 of them, piled as players pile them (a row of five from the point's base, the sixth on
 up on top between them). Every cut is a point's upright patch (`vision.columns`), where a
@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision.columns import BEFORE, HEIGHT, LENGTH, SIDE, WIDTH
+from bgboard.vision.columns import BEFORE, HEIGHT, LENGTH, SIDE, WIDTH, Columns
 
 RATIO = 1.0  # checker diameter / column width on real boards (their boxes: median 1.04)
 ROW = 5  # checkers in a row from the base before the next go on top
@@ -43,14 +43,6 @@ def centre(k: int, along: float) -> tuple[float, float]:
     base = BEFORE / (BEFORE + LENGTH) * HEIGHT
     step = k if k < ROW else k - ROW + 0.5
     return WIDTH / 2, base + (step + 0.5) * along
-
-
-def sprite(patch: np.ndarray, size: tuple[float, float]) -> np.ndarray:
-    """The first checker of an occupied row's patch, cut SLACK times its `size` around its
-    middle: (h, w, 3) uint8."""
-    w, h = (round(SLACK * s) for s in size)
-    x, y = centre(0, size[1])
-    return cv2.getRectSubPix(patch, (w, h), (x - 0.5, y - 0.5))
 
 
 def mask(h: int, w: int) -> np.ndarray:
@@ -82,14 +74,23 @@ def paste(patch: np.ndarray, piece: np.ndarray, n: int, size: tuple[float, float
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def sprites(patches: np.ndarray, counts, view: FieldView) -> dict[int, list[np.ndarray]]:
-    """The first checker of every row of a photo holding one to ROW checkers, by set (+1
-    light, -1 dark)."""
-    size = checker_size(view)
+def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, list[np.ndarray]]:
+    """The checkers of a photo's labelled boxes (`boxes`: (light, x, y), their middles in
+    photo pixels), each cut SLACK times a checker's size around its middle in the patch of the
+    point it lies on, where that point holds its set (counts: signed, + light); by set (+1
+    light, -1 dark). A box whose checker the patch does not show whole gives none."""
+    w, h = (round(SLACK * s) for s in checker_size(columns.view))
     found: dict[int, list[np.ndarray]] = {1: [], -1: []}
-    for patch, n in zip(patches, counts, strict=False):
-        if 1 <= abs(n) <= ROW:
-            found[int(np.sign(n))].append(sprite(patch, size))
+    for light, x, y in boxes:
+        s = 1 if light else -1
+        for patch, matrix, n in zip(patches, columns.matrices, counts, strict=False):
+            if np.sign(n) != s:
+                continue
+            (u, v), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64),
+                                               np.linalg.inv(matrix))[0]
+            if abs(u - WIDTH / 2) < w / 4 and h / 2 <= v <= HEIGHT - h / 2:
+                found[s].append(cv2.getRectSubPix(patch, (w, h), (u - 0.5, v - 0.5)))
+                break
     return found
 
 

@@ -221,7 +221,7 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
     then `pasted` cuts more of each with real checkers pasted on its bare points
     (`pasted.composite`: its own checkers or another photo's of these folds)."""
     import cv2
-    from label_real_boards import PHOTOS, copy_entries, load_labels
+    from label_real_boards import PHOTOS, checker_centres, copy_entries, load_labels
     from pasted import composite, sprites
 
     rng = np.random.default_rng(1)
@@ -238,8 +238,10 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
                        "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
             counts = np.array([*seen["points"], 0, 0], np.int8)
             if own is None and pasted:  # the board's checkers, from its chosen copy
-                view = FieldView(from_dict(minimal))
-                own = sprites(Columns(view).cut(image), counts[:24], view)
+                columns = Columns(FieldView(from_dict(minimal)))
+                boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
+                                        tuple(seen["image_size"]))
+                own = sprites(columns.cut(image), columns, counts, boxes)
             photos.append((image, minimal, keep, counts, own))
     donors = list({id(own): own for *_, own in photos if own}.values())
     patches, counts = [], []

@@ -5,6 +5,7 @@ them."""
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,7 +15,7 @@ import pasted  # noqa: E402
 
 from bgboard.calibration.file import from_dict  # noqa: E402
 from bgboard.calibration.rectify import FieldView  # noqa: E402
-from bgboard.vision.columns import HEIGHT, WIDTH  # noqa: E402
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns  # noqa: E402
 
 GREY, LIGHT, DARK = 128, 250, 10
 
@@ -57,16 +58,26 @@ def test_a_pasted_row_shows_its_checkers_at_their_places_and_nothing_beyond(
     assert (row[:, :3] == GREY).all() and (row[:, -3:] == GREY).all()  # between the points
 
 
-def test_sprites_are_the_first_checker_of_rows_of_one_to_five(view: FieldView) -> None:
+def test_sprites_are_cut_where_the_boxes_show_checkers_on_points_of_their_set(
+        view: FieldView) -> None:
+    columns = Columns(view)
     size = pasted.checker_size(view)
-    patches = np.full((24, HEIGHT, WIDTH, 3), GREY, np.uint8)
-    counts = np.zeros(24, np.int8)
-    for i, (n, colour) in enumerate([(2, LIGHT), (-4, DARK), (7, LIGHT)]):
-        patches[i] = pasted.paste(patches[i], np.full((5, 5, 3), colour, np.uint8), abs(n),
-                                  size, np.random.default_rng(i))
-        counts[i] = n
-    found = pasted.sprites(patches, counts, view)
-    assert [len(found[1]), len(found[-1])] == [1, 1]  # the pile of 7 gives none
+    patches = np.full((26, HEIGHT, WIDTH, 3), GREY, np.uint8)
+    counts = np.zeros(26, np.int8)
+    counts[2], counts[20] = 3, -2
+    for i, colour in ((2, LIGHT), (20, DARK)):
+        patches[i] = pasted.paste(patches[i], np.full((5, 5, 3), colour, np.uint8), 1, size,
+                                  np.random.default_rng(i))
+
+    def box(i: int, k: int = 0) -> tuple[float, float]:  # photo pixels of a row's k-th checker
+        (x, y), = cv2.perspectiveTransform(np.array([[pasted.centre(k, size[1])]], np.float64),
+                                           columns.matrices[i])[0]
+        return x, y
+
+    boxes = [(True, *box(2)), (False, *box(20)), (False, *box(2)), (True, *box(9)),
+             (True, *box(2, 9))]  # a dark box on a light point, a bare point, beyond the patch
+    found = pasted.sprites(patches, columns, counts, boxes)
+    assert [len(found[1]), len(found[-1])] == [1, 1]
     h, w = found[1][0].shape[:2]
     assert (h, w) == (round(1.06 * size[1]), round(1.06 * size[0]))
     assert found[1][0][h // 2, w // 2, 0] == LIGHT and found[-1][0][h // 2, w // 2, 0] == DARK
