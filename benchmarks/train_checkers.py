@@ -236,13 +236,13 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
             image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
             minimal = {"version": 1, "image_size": seen["image_size"],
                        "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
-            counts = np.array([*seen["points"], 0, 0], np.int8)
+            labelled = np.array([*seen["points"], 0, 0], np.int8)
             if own is None and pasted:  # the board's checkers, from its chosen copy
                 columns = Columns(FieldView(from_dict(minimal)))
                 boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
                                         tuple(seen["image_size"]))
-                own = sprites(columns.cut(image), columns, counts, boxes)
-            photos.append((image, minimal, keep, counts, own))
+                own = sprites(columns.cut(image), columns, labelled, boxes)
+            photos.append((image, minimal, keep, labelled, own))
     donors = list({id(own): own for *_, own in photos if own}.values())
     patches, counts = [], []
     for image, minimal, keep, labelled, own in photos:

@@ -12,8 +12,9 @@
 # stand above the field: train_checkers.py --walls). The shipped net: base,more.
 # RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS[:PASTED]], e.g. b:10:20, s:8:60:16,24,32,48 (the net's
 # four convolutions' channels; default the shipped net's) or p:8:60::40 (40 cuts more of each
-# real photo with real checkers pasted on: train_checkers.py --pasted). Writes OUT/NAME<fold>.onnx (the net trained on
-# the renders and the real photos of the other four folds) and OUT/NAME<fold>.log.
+# real photo with real checkers pasted on: train_checkers.py --pasted). Writes
+# OUT/NAME<fold>.onnx (the net trained on the renders and the real photos of the other four
+# folds) and OUT/NAME<fold>.log.
 # Score them here: python benchmarks/real_boards.py --checkers net --net 'OUT/NAME{fold}.onnx'
 set -eu
 out=$(realpath "$1") frames=$2

@@ -155,7 +155,6 @@ class FolderSource:
             raise ValueError(f"{self.folder}: no image files")
 
     def frames(self) -> Iterator[Frame]:
-
         for index, path in enumerate(self.files):
             try:
                 image = read_image(path)
