@@ -5,8 +5,8 @@ The labelled real photos show each board in one or two positions, so the net see
 board's bare points, and each set of checkers, in few combinations. Here a photo's bare points
 are given checkers cut where the dataset's boxes show them, of the same photo or of
 another one (another board's checkers on this board's points, under this photo's light), 1
-to 7 of them, piled as players pile them (a row of five from the point's base, the sixth on
-up on top between them). Every cut is a point's upright patch (`vision.columns`), where a
+to 7 of them, piled as players pile them (a row of five from the point's base, the sixth and
+later ones on top between them). Every cut is a point's upright patch (`vision.columns`), where a
 checker of any board stands at the same place: the k-th of a row is centred k + 1/2
 diameters from the base. The rows are then seen beside the references of the frame they
 make, as the reader sees a real frame (`vision.columns.references`).
@@ -55,7 +55,7 @@ def mask(h: int, w: int) -> np.ndarray:
 
 def paste(patch: np.ndarray, piece: np.ndarray, n: int, size: tuple[float, float],
           rng) -> np.ndarray:
-    """`patch` with `n` checkers that look like `piece` (a `sprite`) piled on it from its
+    """`patch` with `n` checkers that look like `piece` (one of `sprites`) piled on it from its
     base, each resized to `size` and nudged a pixel or two off the column's middle as real
     checkers lie."""
     out = patch.astype(np.float32)
