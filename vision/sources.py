@@ -132,11 +132,11 @@ def read_image(path: Path) -> np.ndarray | None:
     and a reader would read that as the board."""
     import cv2
 
-    with open(path, "rb") as file:
-        if cut_short(file.read()):
-            raise ValueError(f"{path}: the image is cut short (the file ends before the picture "
-                             "does: an unfinished copy or download)")
-    return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    data = Path(path).read_bytes()
+    if cut_short(data):
+        raise ValueError(f"{path}: the image is cut short (the file ends before the picture "
+                         "does: an unfinished copy or download)")
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
 
 
 def cut_short(data: bytes) -> bool:
