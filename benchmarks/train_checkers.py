@@ -225,7 +225,7 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
     from pasted import composite, sprites
 
     rng = np.random.default_rng(1)
-    photos = []
+    photos, donors = [], []
     for entry in load_labels():
         if entry["partial"] or entry["fold"] not in folds:
             continue
@@ -242,8 +242,8 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
                 boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
                                         tuple(seen["image_size"]))
                 own = sprites(columns.cut(image), columns, labelled, boxes)
+                donors.append(own)
             photos.append((image, minimal, keep, labelled, own))
-    donors = list({id(own): own for *_, own in photos if own}.values())
     patches, counts = [], []
     for image, minimal, keep, labelled, own in photos:
         sigma = REAL_JITTER * image.shape[1]
