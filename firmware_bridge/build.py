@@ -43,7 +43,7 @@ def build(*, harness: bool = True) -> Build:
     """Build what is missing (needs gcc-avr, avr-libc, libsimavr-dev) and return the paths."""
     out = cache_root() / f"firmware-{_digest()}"
     result = Build(out / "bgboard.elf", out / "bgboard.hex", out / "bgboard_sim")
-    if result.elf.exists() and (result.harness.exists() or not harness):
+    if _built(out, harness):
         return result
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=out.parent))
@@ -51,12 +51,21 @@ def build(*, harness: bool = True) -> Build:
         _make(FIRMWARE, tmp, "avr-gcc", "gcc-avr avr-libc")
         if harness:
             _make(SIM, tmp, "pkg-config", "simavr libsimavr-dev libelf-dev pkg-config")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
+        if out.exists() and not _built(out, harness):
+            shutil.rmtree(out)  # built earlier without the harness, which is wanted now
+        try:
+            tmp.rename(out)
+        except OSError:  # another process (a parallel test worker) built it meanwhile
+            if not _built(out, harness):
+                raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+def _built(out: Path, harness: bool) -> bool:
+    """Whether `out` holds the firmware, and the harness when it is wanted."""
+    return (out / "bgboard.elf").exists() and (not harness or (out / "bgboard_sim").exists())
 
 
 def _make(source: Path, build_dir: Path, tool: str, packages: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bgboard.firmware_bridge import build
 from bgboard.firmware_bridge import protocol as p
 from firmware_helpers import NEEDS_TOOLS, FaultyLine, RawPort, sim, wait_for
 
@@ -54,6 +55,27 @@ def test_firmware_build_prints_the_built_files():
     assert sorted(paths) == ["elf", "hex", "sim"]
     assert all(Path(path).is_file() for path in paths.values())
     assert Path(paths["hex"]).read_text().startswith(":")
+
+
+def test_a_build_finished_meanwhile_by_another_process_is_kept_not_replaced(tmp_path,
+                                                                         monkeypatch):
+    """Parallel test workers build at once: the one that finishes second must not delete the
+    build the first is already running."""
+    monkeypatch.setenv("BGBOARD_CACHE", str(tmp_path))
+
+    def make_while_another_finishes(source, build_dir, tool, packages):
+        for name in ("bgboard.elf", "bgboard.hex", "bgboard_sim"):
+            (build_dir / name).write_text("ours")
+        other = tmp_path / f"firmware-{build._digest()}"
+        if not other.exists():
+            other.mkdir()
+            for name in ("bgboard.elf", "bgboard.hex", "bgboard_sim"):
+                (other / name).write_text("theirs")
+
+    monkeypatch.setattr(build, "_make", make_while_another_finishes)
+    result = build.build()
+    assert [result.elf.read_text(), result.harness.read_text()] == ["theirs", "theirs"]
+    assert [path.name for path in tmp_path.iterdir()] == [result.elf.parent.name]
 
 
 def test_leds_play_on_the_serial_backend_exits_0_with_the_last_frame_shown(sim, tmp_path):
