@@ -193,6 +193,8 @@ def load(path) -> Calibration:
         data = json.loads(path.read_text())
     except FileNotFoundError:
         raise OSError(f"calibration file {path} does not exist") from None
+    except IsADirectoryError:
+        raise OSError(f"calibration file {path} is a folder, not a file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: not valid JSON ({exc})") from None
     cal = from_dict(data, str(path))

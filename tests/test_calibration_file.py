@@ -107,6 +107,8 @@ def test_bad_json_and_missing_file(tmp_path):
         load(path)
     with pytest.raises(OSError, match="does not exist"):
         load(tmp_path / "missing.json")
+    with pytest.raises(OSError, match=f"^calibration file {tmp_path} is a folder, not a file$"):
+        load(tmp_path)
 
 
 def test_aspect_is_measured_from_the_corner_distances():

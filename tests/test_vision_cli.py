@@ -51,14 +51,24 @@ def test_read_batch_reports_a_bad_image_in_its_line_and_exits_2(tmp_path, capsys
     assert second["points"] == rendered.truth["points"]
 
 
-def test_read_a_single_missing_image_is_one_line_and_exit_2(tmp_path):
+def test_read_a_missing_image_or_a_folder_given_as_a_file_is_one_line_and_exit_2(tmp_path):
     rendered, cal = calibrated(5, hand=0.0)
-    _, cal_path = write_frame(tmp_path, rendered, cal)
+    image, cal_path = write_frame(tmp_path, rendered, cal)
     done = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read",
                            str(tmp_path / "none.png"), "--calibration", str(cal_path)],
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr == f"bgboard read: error: {tmp_path / 'none.png'}: no such file\n"
+    folder = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read",
+                             str(tmp_path), "--calibration", str(cal_path)],
+                            capture_output=True, text=True)
+    assert (folder.returncode, folder.stderr) == (
+        2, f"bgboard read: error: {tmp_path}: a folder, not an image file\n")
+    cal_folder = subprocess.run([sys.executable, "-m", "bgboard.controller.cli", "read",
+                                 str(image), "--calibration", str(tmp_path)],
+                                capture_output=True, text=True)
+    assert (cal_folder.returncode, cal_folder.stderr) == (
+        2, f"bgboard read: error: calibration file {tmp_path} is a folder, not a file\n")
 
 
 def test_a_jpeg_cut_short_is_refused_with_why_not_read_as_a_board(tmp_path, capsys):

@@ -60,6 +60,8 @@ def load_image(path: Path):
     """The image at `path`, or ValueError naming the file."""
     from ...vision.sources import read_image
 
+    if path.is_dir():
+        raise ValueError(f"{path}: a folder, not an image file")
     if not path.is_file():
         raise ValueError(f"{path}: no such file")
     image = read_image(path)
