@@ -239,3 +239,13 @@ def test_same_board_reads_each_photo_adapted_on_each_other_photo_of_its_board(ca
     folds = {e["name"]: e["fold"] for e in WHOLE}
     assert [int(r[1]) for r in rows] == [folds[a] for a in group for b in group if a != b]
     assert lines[-1].startswith("| all pairings | | ")
+
+
+@needs_photos
+def test_piles_whose_first_checker_the_near_frame_half_hides_are_counted_whole():
+    """image051 (fold 0, never trained on): a box shot at a slant, framed 15 px outside the
+    field; the lip of its near frame hides half of the first checker of each pile there."""
+    entry = next(e for e in WHOLE if e["name"] == "image051-_png")
+    _, obs = real_boards.read_photo(entry)
+    assert [obs["points"][p - 1] for p in (6, 8, 12)] == [-3, -3, 3]
+    assert [entry["points"][p - 1] for p in (6, 8, 12)] == [-3, -3, 3]

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from bgboard.calibration.file import from_dict
+from bgboard.calibration.file import Calibration, from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns, middle_of_six
+from bgboard.vision.columns import (
+    HEIGHT,
+    OUTSIDE,
+    WIDTH,
+    Columns,
+    middle_of_six,
+    near_edge,
+    patch_matrix,
+)
 from bgboard.vision.synth import Look, Scene, render
 
 
@@ -155,3 +165,24 @@ def test_a_confirmed_frame_teaches_the_reader_its_bare_rows_where_no_die_lies() 
 def test_the_middle_of_six_is_their_median() -> None:
     values = np.random.default_rng(5).integers(0, 4, (2, 6, 3, 50), dtype=np.uint8)  # ties
     assert np.array_equal(middle_of_six(values), np.median(values, axis=1))
+
+
+def test_rows_whose_base_lies_on_the_pictures_edge_are_cut_from_further_out() -> None:
+    """A field framed 9 px from the picture's bottom: its near rows (points 1-12 and the bar
+    half on their side) start OUTSIDE column widths further out, the picture mirrored beyond
+    its edge; the far rows, 100 px from the top, are cut as always."""
+    cal = Calibration((1000, 800), {"p1": (900, 791), "p12": (100, 791), "p13": (100, 100),
+                                    "p24": (900, 100)})
+    view = FieldView(cal)
+    assert [near_edge(view, row) for row in view.rows] == [True] * 12 + [False] * 12 + [
+        True, False]
+    columns = Columns(view)
+    column = view.geo.column_width * view.w
+    for row, matrix in zip(view.rows, columns.matrices, strict=True):
+        moved = replace(row, base=(row.base[0], row.base[1] - row.direction * OUTSIDE * column))
+        expected = patch_matrix(view, moved if near_edge(view, row) else row)
+        np.testing.assert_allclose(matrix, expected)
+    frame = np.zeros((800, 1000, 3), np.uint8)
+    frame[760:] = 255  # a white band along the bottom: mirrored, it shows beyond the edge too
+    near = columns.cut(frame)[0]
+    assert near[0].min() == 255  # the patch's first line lies beyond the picture

@@ -4,8 +4,9 @@ checkers, for the learned checker reader.
 Each of the 24 points and the two halves of the bar is looked at through its own homography:
 a patch `WIDTH` x `HEIGHT` pixels covering the point's column (with some of its neighbours'
 width, for checkers off the middle) from just outside the field's edge to the middle of the
-field, the base always at the top. Cut from the frame itself, not from a rectified field, so
-that a far point seen small keeps all the pixels the camera gave it.
+field, the base always at the top (from a little further out where the field reaches the
+picture's edge: `near_edge`). Cut from the frame itself, not from a rectified field, so that a
+far point seen small keeps all the pixels the camera gave it.
 """
 
 from __future__ import annotations
@@ -22,17 +23,20 @@ WIDTH, HEIGHT = 32, 112  # patch size in pixels
 SIDE = 0.7  # half the patch width, in column widths
 BEFORE = 0.03  # field height shown before the base (the field's edge)
 LENGTH = 0.5  # field height shown from the base
+EDGE = 0.03  # a row whose base lies this near the picture's edge (share of its shorter side)
+OUTSIDE = 0.2  # is cut from this much further out (column widths), the picture mirrored beyond
 SORT_SIX = ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (1, 4), (0, 3), (2, 5), (1, 3),
             (2, 4), (2, 3))  # compare-exchanges that sort six values
 
 
-def patch_matrix(view: FieldView, row: Row) -> np.ndarray:
-    """Homography from patch pixels to frame pixels for `row`."""
+def patch_matrix(view: FieldView, row: Row, outside: float = 0.0) -> np.ndarray:
+    """Homography from patch pixels to frame pixels for `row`, its base moved `outside` column
+    widths further out."""
     column = view.geo.column_width * view.w
     sx = 2 * SIDE * column / WIDTH
     sy = (BEFORE + LENGTH) * view.h / HEIGHT
     x0 = row.base[0] - SIDE * column
-    y0 = row.base[1] - row.direction * BEFORE * view.h
+    y0 = row.base[1] - row.direction * (BEFORE * view.h + outside * column)
     to_rect = np.array([[sx, 0, x0], [0, row.direction * sy, y0], [0, 0, 1]])
     return view.rect_to_image @ to_rect
 
@@ -43,7 +47,8 @@ class Columns:
 
     def __init__(self, view: FieldView):
         self.view = view
-        self.matrices = [patch_matrix(view, row) for row in view.rows]
+        self.matrices = [patch_matrix(view, row, OUTSIDE if near_edge(view, row) else 0.0)
+                         for row in view.rows]
 
     def holding(self, field_xys, margin: float = 6.0) -> np.ndarray:
         """Which of the 26 patches show any of the field points `field_xys` (within `margin`
@@ -61,8 +66,19 @@ class Columns:
     def cut(self, image: np.ndarray) -> np.ndarray:
         """The patches of a BGR frame: uint8 array (26, HEIGHT, WIDTH, 3)."""
         return np.stack([cv2.warpPerspective(image, m, (WIDTH, HEIGHT),
-                                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+                                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                             borderMode=cv2.BORDER_REFLECT)
                          for m in self.matrices])
+
+
+def near_edge(view: FieldView, row: Row) -> bool:
+    """Whether `row`'s base lies within `EDGE` of the picture's edge. A photo framed tight on
+    the field is often taken at a slant, and there the near frame's lip (or the picture's
+    edge) hides part of each pile's first checker: the net, which knows a pile by where it
+    starts, then reads it one short or bare unless the patch starts further out."""
+    width, height = view.cal.image_size
+    x, y = cv2.perspectiveTransform(np.array([[row.base]], np.float64), view.rect_to_image)[0, 0]
+    return min(x, y, width - 1 - x, height - 1 - y) < EDGE * min(width, height)
 
 
 def references(patches: np.ndarray) -> np.ndarray:
