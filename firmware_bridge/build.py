@@ -43,7 +43,7 @@ def build(*, harness: bool = True) -> Build:
     """Build what is missing (needs gcc-avr, avr-libc, libsimavr-dev) and return the paths."""
     out = cache_root() / f"firmware-{_digest()}"
     result = Build(out / "bgboard.elf", out / "bgboard.hex", out / "bgboard_sim")
-    if _built(out, harness):
+    if _built(result, harness):
         return result
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=out.parent))
@@ -51,21 +51,21 @@ def build(*, harness: bool = True) -> Build:
         _make(FIRMWARE, tmp, "avr-gcc", "gcc-avr avr-libc")
         if harness:
             _make(SIM, tmp, "pkg-config", "simavr libsimavr-dev libelf-dev pkg-config")
-        if out.exists() and not _built(out, harness):
+        if out.exists() and not _built(result, harness):
             shutil.rmtree(out)  # built earlier without the harness, which is wanted now
         try:
             tmp.rename(out)
         except OSError:  # another process (a parallel test worker) built it meanwhile
-            if not _built(out, harness):
+            if not _built(result, harness):
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 
-def _built(out: Path, harness: bool) -> bool:
-    """Whether `out` holds the firmware, and the harness when it is wanted."""
-    return (out / "bgboard.elf").exists() and (not harness or (out / "bgboard_sim").exists())
+def _built(paths: Build, harness: bool) -> bool:
+    """Whether the firmware is there, and the harness when it is wanted."""
+    return paths.elf.exists() and (not harness or paths.harness.exists())
 
 
 def _make(source: Path, build_dir: Path, tool: str, packages: str) -> None:
