@@ -82,11 +82,12 @@ def losses(count_logits: torch.Tensor, colour_logits: torch.Tensor, signed: torc
 
 
 def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path,
-          device: str = "cpu", widths: tuple[int, int, int, int] = WIDTHS) -> None:
+          device: str = "cpu", widths: tuple[int, int, int, int] = WIDTHS, threads: int = 1
+          ) -> None:
     """Train on `device` (the patches are moved there whole; resuming from cache/<out's
-    name>.pt), then export to `out` as ONNX."""
+    name>.pt) with `threads` CPU threads, then export to `out` as ONNX."""
     torch.manual_seed(0)
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     rng = np.random.default_rng(0)
     gen = torch.Generator(device).manual_seed(0)
     net = ColumnNet(widths).to(device)
