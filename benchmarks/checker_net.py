@@ -82,14 +82,16 @@ def losses(count_logits: torch.Tensor, colour_logits: torch.Tensor, signed: torc
 
 
 def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out: Path,
-          device: str = "cpu", widths: tuple[int, int, int, int] = WIDTHS, threads: int = 1
-          ) -> None:
+          device: str = "cpu", widths: tuple[int, int, int, int] = WIDTHS, threads: int = 1,
+          seed: int = 0) -> None:
     """Train on `device` (the patches are moved there whole; resuming from cache/<out's
-    name>.pt) with `threads` CPU threads, then export to `out` as ONNX."""
-    torch.manual_seed(0)
+    name>.pt) with `threads` CPU threads, then export to `out` as ONNX. `seed` draws the
+    net's first weights, the batches and their changes: nets of one recipe and two seeds slip
+    on different rows."""
+    torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    rng = np.random.default_rng(0)
-    gen = torch.Generator(device).manual_seed(0)
+    rng = np.random.default_rng(seed)
+    gen = torch.Generator(device).manual_seed(seed)
     net = ColumnNet(widths).to(device)
     data = torch.from_numpy(patches).to(device)
     signed = torch.from_numpy(counts).to(device)

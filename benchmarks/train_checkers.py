@@ -316,6 +316,8 @@ def main() -> None:
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
     parser.add_argument("--threads", type=int, default=1,
                         help="CPU threads to train with (default 1: another job beside it)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="train: seed of the net's first weights, batches and their changes")
     parser.add_argument("--widths",
                         help="the net's four convolutions' channels, e.g. 16,24,32,48 "
                              "(default: the shipped net's, checker_net.WIDTHS)")
@@ -348,7 +350,7 @@ def main() -> None:
         if len(widths) != 4:
             parser.error("--widths: four numbers, e.g. 16,24,32,48")
         checker_net.train(patches, counts, args.epochs, args.cache, args.out, args.device,
-                          widths, args.threads)
+                          widths, args.threads, args.seed)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
         import checker_net

@@ -131,7 +131,7 @@ def test_a_still_board_is_not_read_again_and_a_moved_checker_is() -> None:
         assert kept[0][0] == new[0][0] and abs(kept[0][1] - new[0][1]) < 0.01
 
 
-def test_rows_the_net_is_unsure_of_are_read_by_the_other_nets_and_averaged(monkeypatch) -> None:
+def test_rows_the_net_is_unsure_of_are_read_again_mirrored_and_averaged(monkeypatch) -> None:
     monkeypatch.setattr(column_reader, "SECOND_LOOK", 0.995)  # the few rows read 0.93-0.99
     rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(11))), 11)
     reader = Reader(from_dict(minimal(rendered.calibration)))
@@ -142,29 +142,18 @@ def test_rows_the_net_is_unsure_of_are_read_by_the_other_nets_and_averaged(monke
     alone = [a.copy() for a in columns.net.forward(["count", "colour"])]
     unsure = softmax(alone[0]).max(1) < column_reader.SECOND_LOOK
     assert 2 <= unsure.sum() < 26
-    expected = [a.copy() for a in alone]
-    for other in columns.others:
-        other.setInput(np.ascontiguousarray(x[unsure]))
-        for total, more in zip(expected, other.forward(["count", "colour"]), strict=True):
-            total[unsure] += more
-    counting = columns.others = tuple(CountingNet(n) for n in columns.others)
+    # the unsure rows as a mirror shows them, each patch and its reference flipped alike
+    flipped = pair_input(patches[unsure, :, ::-1], references(patches)[unsure, :, ::-1])
+    columns.net.setInput(flipped)
+    mirrored = [a.copy() for a in columns.net.forward(["count", "colour"])]
+    counting = columns.net = CountingNet(columns.net)
     count, colour = columns.logits(x)
-    assert [n.patches for n in counting] == [[unsure.sum()], [unsure.sum()]]
+    assert counting.patches == [26, unsure.sum()]
     assert np.array_equal(count[~unsure], alone[0][~unsure])  # sure rows: the net's own
     assert np.array_equal(colour[~unsure], alone[1][~unsure])
-    assert np.allclose(count[unsure], expected[0][unsure] / 3, atol=1e-5)
-    assert np.allclose(colour[unsure], expected[1][unsure] / 3, atol=1e-5)
-
-
-def test_the_other_nets_are_those_named_after_the_net_in_an_unbroken_run(tmp_path) -> None:
-    solo = tmp_path / "mine.onnx"
-    solo.write_bytes(column_reader.MODEL.read_bytes())
-    assert column_reader.others(solo) == ()
-    (tmp_path / "mine_3.onnx").write_bytes(column_reader.MODEL.read_bytes())
-    assert column_reader.others(solo) == ()  # no mine_2: the run is broken
-    (tmp_path / "mine_2.onnx").write_bytes(column_reader.MODEL.read_bytes())
-    assert len(column_reader.others(solo)) == 2
-    assert len(column_reader.others()) == 2  # the installed net's: checkers_2, checkers_3
+    assert np.allclose(count[unsure], (alone[0][unsure] + mirrored[0]) / 2, atol=1e-5)
+    assert np.allclose(colour[unsure], (alone[1][unsure] + mirrored[1]) / 2, atol=1e-5)
+    assert not np.allclose(mirrored[0], alone[0][unsure], atol=1e-3)  # a second look indeed
 
 
 def sixteen_dark_rows(unsure: float):

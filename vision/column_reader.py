@@ -3,8 +3,8 @@ that counts the checkers by their shape and says which set they belong to.
 
 It needs nothing learned at calibration: only the field corners and geometry. It is trained
 by benchmarks/train_checkers.py on the named looks of `vision.looks` and runs with OpenCV's
-DNN module (`vision/models/checkers.onnx`). A row it is unsure of is read again by two more
-nets trained alike (`checkers_2.onnx`, `checkers_3.onnx`) and the three judgements averaged.
+DNN module (`vision/models/checkers.onnx`). A row it is unsure of is read again mirrored
+left to right (the net was trained on both) and the two judgements averaged.
 Besides the board it gives each point's likely readings with their probabilities (the
 Observation's `point_options`).
 """
@@ -34,7 +34,7 @@ BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have sw
 CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
 TINY = 1e-12  # a probability too small to divide by
 STILL = 12.0  # a patch none of whose cells moved this far since the net read it keeps its reading
-SECOND_LOOK = 0.8  # a row the net is less sure of its count than this is read by the others too
+SECOND_LOOK = 0.8  # a row the net is less sure of its count than this is read again, mirrored
 
 
 @cache
@@ -44,15 +44,6 @@ def net(model: Path = MODEL) -> cv2.dnn.Net:
     # OpenCV 5's classic engine runs this net a little faster than its new one, with the same
     # outputs (26 patches on one core: 10.6 ms against 11.5; docs/vision.md)
     return cv2.dnn.readNetFromONNX(str(model), cv2.dnn.ENGINE_CLASSIC)
-
-
-def others(model: Path = MODEL) -> tuple[cv2.dnn.Net, ...]:
-    """The nets that give a second look beside `model`: `NAME_2.onnx`, `NAME_3.onnx` ... as
-    far as they run on (none: the net reads alone)."""
-    found = []
-    while (path := model.with_name(f"{model.stem}_{len(found) + 2}.onnx")).is_file():
-        found.append(net(path))
-    return tuple(found)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -84,7 +75,6 @@ class ColumnReader:
         self.board = board if board is not None and board.shape == (26, HEIGHT, WIDTH, 3) \
             else None
         self.net = net(model)
-        self.others = others(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
         # each input's cells when the net last read it (infinitely far: not read yet)
         self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 6), np.inf, np.float32)
@@ -137,21 +127,17 @@ class ColumnReader:
 
     def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The count and colour logits of the net's inputs `x`. The rows the net is less than
-        SECOND_LOOK sure of their count are read by the other nets too (`others`) and the
-        logits of all averaged: nets trained alike slip on different rows, and a few rows a
-        frame cost far less than running three nets on all (real photos: docs/vision.md)."""
+        SECOND_LOOK sure of their count are read again mirrored left to right (patch and
+        reference alike) and the two logits averaged: the mirrored row is as true a view of
+        it, and the net slips on the two differently (real photos: docs/vision.md)."""
         self.net.setInput(x)
         count, colour = (a.copy() for a in self.net.forward(["count", "colour"]))
         unsure = softmax(count).max(1) < SECOND_LOOK
-        if self.others and unsure.any():
-            again = np.ascontiguousarray(x[unsure])
-            for other in self.others:
-                other.setInput(again)
-                more_count, more_colour = other.forward(["count", "colour"])
-                count[unsure] += more_count
-                colour[unsure] += more_colour
-            count[unsure] /= 1 + len(self.others)
-            colour[unsure] /= 1 + len(self.others)
+        if unsure.any():
+            self.net.setInput(np.ascontiguousarray(x[unsure][..., ::-1]))
+            more_count, more_colour = self.net.forward(["count", "colour"])
+            count[unsure] = (count[unsure] + more_count) / 2
+            colour[unsure] = (colour[unsure] + more_colour) / 2
         return count, colour
 
 
