@@ -184,19 +184,19 @@ def not_found(entry: dict) -> dict:
             "whole": False, "tally": tally(entry["points"], [0] * 24, skip), "found": False}
 
 
-def read_found(entry: dict, checkers: str, finder: Path | None
+def read_found(entry: dict, checkers: str, finder: Path | None, net: Path = MODEL
                ) -> tuple[np.ndarray, dict | None, bool | None]:
     """The entry's photo, the reading `bgboard read` gives with no calibration (None: no field
     found) and whether it is the first reading (None where the labels show the start
     position): the first one there, whose naming the photo tells; else the one named as the
     labels are, whose naming is the labeller's choice (`no_start_naming`), not something a
-    photo without the start position can tell."""
+    photo without the start position can tell. `net`: the checker net."""
     from bgboard.controller.photo import read_photo as read_any
     from bgboard.controller.photo import shows_start
 
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
     try:
-        readings = read_any(image, checkers, finder=finder).readings
+        readings = read_any(image, checkers, finder=finder, checker_net=net).readings
     except ValueError:
         return image, None, None
     if shows_start(entry):
@@ -222,7 +222,8 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
         fold = entry["fold"]
         if finder:
             net_file = None if finder == "auto" else Path(finder.format(fold=fold))
-            image, obs, first = read_found(entry, checkers, net_file)
+            image, obs, first = read_found(entry, checkers, net_file,
+                                           Path(str(net).format(fold=fold)))
             if obs is None:
                 results.append(not_found(entry))
                 continue

@@ -154,8 +154,9 @@ def speed(frames, count: int) -> tuple[float, float]:
     cv2.setNumThreads(1)
     whole, still = [], []
     for reader, image in frames[:count]:
-        if reader.columns:
-            reader.columns.seen[:] = np.inf  # forget the frame already read: the net reads it all
+        if reader.columns:  # forget the frame already read: the net reads it all
+            for judgements in (reader.columns.first, reader.columns.second):
+                judgements.seen[:] = np.inf
         for times in (whole, still):
             t = time.perf_counter()
             reader.read(image)

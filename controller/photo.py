@@ -22,6 +22,7 @@ import numpy as np
 from ..calibration.file import Calibration
 from ..engine.board import BLACK, WHITE, Position
 from ..engine.ids import MatchState, position_id, xgid
+from ..vision.column_reader import MODEL
 from ..vision.corners import START, field_namings
 from ..vision.cube import seen_through
 from ..vision.read import Reader
@@ -43,18 +44,19 @@ class PhotoReading:
 
 def read_photo(image: np.ndarray, checkers: str = "net", home: str | None = None,
                white: str | None = None, finder: Path | None = None,
-               cube: bool = False) -> PhotoReading:
+               cube: bool = False, checker_net: Path = MODEL) -> PhotoReading:
     """The field found in a BGR photo and read through its namings; ValueError when no field
     is found. `white` names the colour of White's checkers (default light); giving `home` or
     `white` says the photo was taken from White's seat. `finder`: the learned field finder's
     net, if not the installed one. `cube`: also look for the doubling cube (each reading's
-    `cube`, seen through its naming, where one is seen)."""
+    `cube`, seen through its naming, where one is seen). `checker_net`: the learned checker
+    reader's net, if not the installed one."""
     size = (image.shape[1], image.shape[0])
     readings, seen = [], None if cube else {}
     for named in field_namings(image, finder):
         if (home or white) and not from_whites_seat(named, home):
             continue
-        reader = Reader(Calibration(size, named), checkers)
+        reader = Reader(Calibration(size, named), checkers, checker_net)
         obs = reader.read(image)
         if seen is None:  # the cube is looked for once, then seen through each naming
             seen = reader.cube(image) or {}

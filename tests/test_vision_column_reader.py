@@ -119,16 +119,46 @@ def test_a_still_board_is_not_read_again_and_a_moved_checker_is() -> None:
     first, again = reader.read(start.image), reader.read(start.image)
     assert again == first
     read = reader.read(after.image)
-    # all 26 rows, then none, then the 4-, 5- and 6-point (a patch shows some of its
+    # all 26 rows, the 2 points it was less than OWN_ROW sure of again beside their own row's
+    # bare points, then none, then the 4-, 5- and 6-point (a patch shows some of its
     # neighbours' width, for checkers off the middle), the low bar half (the checkers' shadows
     # reach it) and the high one, whose bare reference is the low one
-    assert counting.patches == [26, 5]
+    assert counting.patches == [26, 2, 5]
     assert read["points"] == moved
     fresh = Reader(from_dict(minimal(start.calibration))).read(after.image)
     assert (read["points"], read["bar"]) == (fresh["points"], fresh["bar"])
     for kept, new in zip(read["point_options"], fresh["point_options"], strict=True):
         # rows kept from the first frame saw bare references a few levels off the new ones
         assert kept[0][0] == new[0][0] and abs(kept[0][1] - new[0][1]) < 0.01
+
+
+def in_a_walls_shade(rendered, band: float = 0.08, factor: float = 0.45) -> np.ndarray:
+    """The rendered frame with the far row's bases (points 13-24) shaded as a box's far wall
+    shades them: the field's first `band` of its height from that edge at `factor` light."""
+    corners = rendered.calibration["corners_px"]
+    far_first = np.float32([corners[k] for k in ("p13", "p24", "p1", "p12")])
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_image = cv2.getPerspectiveTransform(unit, far_first) @ np.diag([0.01, 0.01, 1])
+    shade = np.zeros((100, 100), np.float32)
+    shade[:round(100 * band)] = 1 - factor
+    h, w = rendered.image.shape[:2]
+    light = 1 - cv2.warpPerspective(shade, to_image, (w, h))[..., None]
+    return (rendered.image * light).astype(np.uint8)
+
+
+def test_a_row_in_a_walls_shade_is_read_beside_its_own_bare_points(monkeypatch) -> None:
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(25))), 25)
+    image = in_a_walls_shade(rendered)
+    reader = Reader(from_dict(minimal(rendered.calibration)))
+    counting = reader.columns.net = CountingNet(reader.columns.net)
+    assert reader.read(image)["points"] == list(START_POINTS)
+    # 26 rows beside the frame's references, the 2 it was unsure of mirrored, then the 6 it
+    # was less than OWN_ROW sure of beside their own row's bare points
+    assert counting.patches == [26, 2, 6]
+    monkeypatch.setattr(column_reader, "OWN_ROW", 0.0)  # the frame's references alone
+    pooled = Reader(from_dict(minimal(rendered.calibration))).read(image)["points"]
+    wrong = [i + 1 for i, (a, b) in enumerate(zip(pooled, START_POINTS, strict=True)) if a != b]
+    assert wrong == [1, 12, 13, 24] and [pooled[i - 1] for i in wrong] == [2, 5, -5, -2]
 
 
 def test_rows_the_net_is_unsure_of_are_read_again_mirrored_and_averaged(monkeypatch) -> None:

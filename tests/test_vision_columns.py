@@ -71,6 +71,29 @@ def test_each_points_reference_is_its_colours_bare_point() -> None:
         assert (bare[24] == 0).all() and (bare[25] == 128).all()  # the other bar half
 
 
+def test_each_rows_own_references_are_the_median_of_its_bare_points_of_that_colour() -> None:
+    from bgboard.vision.columns import references, row_references
+
+    patches = coloured_patches(True)
+    patches[12:24] //= 2  # the far row in a wall's shade
+    patches[12, 30:40] = 100  # its 13-point a shade darker in a band (a bare point's grain)
+    patches[[2, 4], :20] = 255  # white checkers on points 3 and 5 too
+    pooled = references(patches)
+    bare = np.ones(26, bool)
+    bare[[0, 2, 4, 5, 14]] = False  # the checkers on points 1, 3, 5, 6 and 15
+    bare[13:24:2] = False  # and, as a first reading may have it, every far even point
+    own = row_references(patches, bare, pooled)
+    assert own.dtype == np.uint8 and own.shape == patches.shape
+    for i in range(12):  # the near row: its own points' colours in full light
+        assert (own[i] == patches[i, -1, 0]).all(), i
+        assert not np.array_equal(pooled[i], own[i])  # the pool mixed in the shaded row
+    for i in range(12, 24, 2):  # far odd points: the median of 13, 17, 19, 21 and 23, shaded
+        assert (own[i] == patches[16, -1, 0]).all(), i  # (13's dark band: one of five)
+    for i in range(13, 24, 2):  # no bare point of that colour in the row: the pool's
+        assert np.array_equal(own[i], pooled[i]), i
+    assert np.array_equal(own[24:], pooled[24:])  # the bar halves keep theirs
+
+
 def test_the_boards_own_references_are_its_bare_rows_and_the_medians_elsewhere() -> None:
     import numpy as np
 

@@ -3,8 +3,10 @@ that counts the checkers by their shape and says which set they belong to.
 
 It needs nothing learned at calibration: only the field corners and geometry. It is trained
 by benchmarks/train_checkers.py on the named looks of `vision.looks` and runs with OpenCV's
-DNN module (`vision/models/checkers.onnx`). A row it is unsure of is read again mirrored
-left to right (the net was trained on both) and the two judgements averaged.
+DNN module (`vision/models/checkers.onnx`). Each row is read beside what its place looks
+like bare: first the frame's medians, then, for the points that reading is unsure of, its own
+row's bare points (light seldom falls alike on both rows). A row it is unsure of is read again
+mirrored left to right (the net was trained on both) and the two judgements averaged.
 Besides the board it gives each point's likely readings with their probabilities (the
 Observation's `point_options`).
 """
@@ -19,7 +21,15 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns, board_references, references
+from .columns import (
+    HEIGHT,
+    ROW_COLOURS,
+    WIDTH,
+    Columns,
+    board_references,
+    references,
+    row_references,
+)
 from .dice import MODELS
 
 MODEL = MODELS / "checkers.onnx"
@@ -35,6 +45,7 @@ CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise ave
 TINY = 1e-12  # a probability too small to divide by
 STILL = 12.0  # a patch none of whose cells moved this far since the net read it keeps its reading
 SECOND_LOOK = 0.8  # a row the net is less sure of its count than this is read again, mirrored
+OWN_ROW = 0.99  # a point read less sure than this is read again beside its own row's bare points
 
 
 @cache
@@ -76,10 +87,8 @@ class ColumnReader:
             else None
         self.net = net(model)
         self.sets = None if sets is None else np.array(sets, np.float32)
-        # each input's cells when the net last read it (infinitely far: not read yet)
-        self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 6), np.inf, np.float32)
-        self.counts = np.zeros((26, 16), np.float32)
-        self.dark = np.zeros(26, np.float32)
+        self.first, self.second = Judgements(), Judgements()  # beside the frame's, the rows'
+        self.last = self.first.counts, self.first.dark  # the last reading (a first is whole)
 
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
@@ -111,19 +120,30 @@ class ColumnReader:
 
     def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch, each patch seen
-        beside what its place looks like bare (the board's look when adapted, else
-        `columns.references`; rows it is unsure of read by the other nets too: `logits`). A
-        patch whose input has not changed since the net last read it (a video of a still
-        board) keeps that reading: the nets run only on the inputs that changed."""
-        refs = references(patches) if self.board is None else self.board
-        cells = np.concatenate([cell_means(patches), cell_means(refs)], axis=-1)
-        changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
-        if changed.any():
-            count_logits, colour_logits = self.logits(pair_input(patches[changed], refs[changed]))
-            self.counts[changed] = softmax(count_logits)
-            self.dark[changed] = softmax(colour_logits)[:, 1]
-            self.seen[changed] = cells[changed]
-        return self.counts.copy(), self.dark.copy()
+        beside what its place looks like bare: the board's look when adapted; else the frame's
+        `columns.references`, and then, for the points that reading is unsure of, its own
+        row's (`own_rows`)."""
+        if self.board is not None:
+            return self.first.judge(patches, self.board, self.logits)[:2]
+        refs = references(patches)
+        counts, dark, changed = self.first.judge(patches, refs, self.logits)
+        if changed.any():  # else the reading stands: nothing moved, so neither did the rows
+            self.last = self.own_rows(patches, refs, counts, dark)
+        return self.last[0].copy(), self.last[1].copy()
+
+    def own_rows(self, patches: np.ndarray, refs: np.ndarray, counts: np.ndarray,
+                 dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`counts` and `dark`, read beside the frame's references `refs`, with the points
+        they are less than OWN_ROW sure of read again beside their own row's bare points of
+        their colour, bare as `counts` read them (`columns.row_references`)."""
+        unsure = counts.max(1) < OWN_ROW
+        unsure[24:] = False  # the bar halves' references are each other
+        if unsure.any():
+            colours = [group for group in ROW_COLOURS if unsure[group].any()]
+            own = row_references(patches, counts.argmax(1) == 0, refs, colours)
+            again, dark_again, _ = self.second.judge(patches, own, self.logits, unsure)
+            counts[unsure], dark[unsure] = again[unsure], dark_again[unsure]
+        return counts, dark
 
     def logits(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The count and colour logits of the net's inputs `x`. The rows the net is less than
@@ -139,6 +159,35 @@ class ColumnReader:
             count[unsure] = (count[unsure] + more_count) / 2
             colour[unsure] = (colour[unsure] + more_colour) / 2
         return count, colour
+
+
+class Judgements:
+    """The net's last judgement of each of the 26 rows, kept while its input stays still: a
+    patch whose input (patch and reference) has not changed since the net last read it (a
+    video of a still board) keeps that reading, so the net runs only on the inputs that
+    changed."""
+
+    def __init__(self):
+        # each input's cells when the net last read it (infinitely far: not read yet)
+        self.seen = np.full((26, HEIGHT // CELL, WIDTH // CELL, 6), np.inf, np.float32)
+        self.counts = np.zeros((26, 16), np.float32)
+        self.dark = np.zeros(26, np.float32)
+
+    def judge(self, patches: np.ndarray, refs: np.ndarray, logits,
+              rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Count probabilities (26, 16) and dark-set probabilities (26,) of `patches` each
+        beside its reference in `refs`, read by `logits` where the input changed (of `rows`,
+        a bool mask, when given; the others keep what was read last), and which were read."""
+        cells = np.concatenate([cell_means(patches), cell_means(refs)], axis=-1)
+        changed = np.abs(cells - self.seen).max((1, 2, 3)) > STILL
+        if rows is not None:
+            changed &= rows
+        if changed.any():
+            count_logits, colour_logits = logits(pair_input(patches[changed], refs[changed]))
+            self.counts[changed] = softmax(count_logits)
+            self.dark[changed] = softmax(colour_logits)[:, 1]
+            self.seen[changed] = cells[changed]
+        return self.counts.copy(), self.dark.copy(), changed
 
 
 def cell_means(patches: np.ndarray) -> np.ndarray:

@@ -25,6 +25,8 @@ BEFORE = 0.03  # field height shown before the base (the field's edge)
 LENGTH = 0.5  # field height shown from the base
 EDGE = 0.03  # a row whose base lies this near the picture's edge (share of its shorter side)
 OUTSIDE = 0.2  # is cut from this much further out (column widths), the picture mirrored beyond
+ROW_COLOURS = tuple(np.arange(first, first + 12, 2) for first in (0, 1, 12, 13))  # each row's
+# two triangle colours: every other point of points 1-12 and of 13-24 (patch indices)
 SORT_SIX = ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (1, 4), (0, 3), (2, 5), (1, 3),
             (2, 4), (2, 3))  # compare-exchanges that sort six values
 
@@ -111,6 +113,23 @@ def middle_of_six(values: np.ndarray) -> np.ndarray:
     for i, j in SORT_SIX:
         v[i], v[j] = np.minimum(v[i], v[j]), np.maximum(v[i], v[j])
     return (v[2].astype(np.float32) + v[3]) / 2
+
+
+def row_references(patches: np.ndarray, bare, refs: np.ndarray,
+                   colours=ROW_COLOURS) -> np.ndarray:
+    """`refs` with each point's reference taken from its own row: the per-pixel median of the
+    row's points of its triangle colour that a first reading found `bare` (bool per row), for
+    the `colours` (groups of rows) asked. Light falls unevenly across a board: a box's far wall
+    shades the far row's bases, a lamp lights one side, and medians pooled over both rows show
+    neither row as it is, so a bare point whose row is darker than the pool reads as a checker
+    (real photos: docs/vision.md). A colour of a row with no bare point keeps `refs`, and so do
+    the bar halves."""
+    out = refs.copy()
+    for group in colours:
+        seen = group[np.asarray(bare)[group]]
+        if len(seen):
+            out[group] = np.median(patches[seen], axis=0).astype(np.uint8)
+    return out
 
 
 def board_references(patches: np.ndarray, counts) -> np.ndarray:
