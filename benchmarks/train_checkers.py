@@ -6,6 +6,7 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
     python benchmarks/train_checkers.py render --frames 3000 --first 510000 --walls  # boxes
     python benchmarks/train_checkers.py render --frames 1600 --first 540000 --towers
+    python benchmarks/train_checkers.py render --frames 1000 --first 460000 --shade --mono
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --pasted 40  # + pasted checkers
@@ -56,7 +57,7 @@ from bgboard.vision.columns import (
 )
 from bgboard.vision.dice import net_input
 from bgboard.vision.looks import FAMILIES, TRAINED, family_scene
-from bgboard.vision.synth import render
+from bgboard.vision.synth import Look, render
 
 CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
@@ -66,6 +67,8 @@ REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width
 LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
+SHADE_REACH, SHADE_DEPTH = (0.15, 0.45), (0.3, 0.65)  # `--shade`: field heights, light taken
+MONO_LIGHT = 0.7  # `--mono`: share of the one-coloured boards whose points are the light set's
 TOWERS_LEAST = 6  # `--towers`: the least checkers of each side's tall stack (towers from 6)
 BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
 # fill their points (the real photos' boxes: median 1.04 of a column, quartiles 1.00-1.08);
@@ -105,16 +108,17 @@ def tall_position(rng, least: int = 8) -> tuple[tuple[int, ...], dict]:
     return tuple(points), {"white": 0, "black": 0}
 
 
-def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
-                  big: bool = False, walls: bool = False, towers: bool = False
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def frame_patches(seed: int, looks: tuple[str, ...], *, tall: bool = False,
+                  big: bool = False, walls: bool = False, towers: bool = False,
+                  shade: bool = False, mono: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
     row share a look (the renderer draws the board once for them), each its own position
     (a `tall_position` when `tall`; checkers of BIG size when `big`; the board a box whose
     walls stand above the field when `walls`, the near ones hiding the checkers at its
     edge in part, as real photos taken at a slant show them: `train_field_corners.boxed`;
     when `towers`, every pile of six or more stacked as towers on its first five and a
-    tall stack of TOWERS_LEAST to 15 on each side)."""
+    tall stack of TOWERS_LEAST to 15 on each side; one long wall's shade on its row when
+    `shade`: `shaded`; every point one set's colour when `mono`: `one_coloured`)."""
     look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
     base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
     if big:
@@ -124,6 +128,10 @@ def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
         base = boxed(base, look_seed)
     if towers:
         base = replace(base, look=replace(base.look, pile="towers"))
+    if shade:
+        base = replace(base, look=shaded(base.look, look_seed))
+    if mono:
+        base = replace(base, look=one_coloured(base.look, look_seed))
     rng = np.random.default_rng(seed)
     if tall or towers:
         points, bar = tall_position(rng, TOWERS_LEAST if towers else 8)
@@ -134,6 +142,25 @@ def frame_patches(seed: int, looks: tuple[str, ...], tall: bool = False,
     rendered = render(scene, look_seed)
     cal = from_dict(jittered(rendered.calibration, np.random.default_rng(seed)))
     return Columns(FieldView(cal)).cut(rendered.image), labels(rendered.truth, scene.look)
+
+
+def shaded(look: Look, seed: int) -> Look:
+    """`look` with one long wall shading its row (`synth.Look.shade_side`): either row, the
+    shade reaching SHADE_REACH field heights in and taking SHADE_DEPTH of the light at the
+    wall, as a box's far wall under a lamp shades image032's far points."""
+    rng = np.random.default_rng([seed, 28])
+    return replace(look, shade_side=str(rng.choice(("low", "high"))),
+                   shade_reach=float(rng.uniform(*SHADE_REACH)),
+                   shade_depth=float(rng.uniform(*SHADE_DEPTH)))
+
+
+def one_coloured(look: Look, seed: int) -> Look:
+    """`look` with all 24 points of one colour, that of a set of checkers (the light set's
+    on MONO_LIGHT of the looks): cream points under white checkers, as on image032's board,
+    where only the checkers' shape tells them from the points."""
+    rng = np.random.default_rng([seed, 29])
+    colour = look.checkers[0] if rng.random() < MONO_LIGHT else look.checkers[1]
+    return replace(look, points=tuple(synth._jitter(rng, colour, 6) for _ in range(2)))
 
 
 def write_shards(frames: int, first: int, out: Path, arrays) -> None:
@@ -151,11 +178,11 @@ def write_shards(frames: int, first: int, out: Path, arrays) -> None:
 
 
 def render_shards(frames: int, first: int, looks: tuple[str, ...], out: Path,
-                  tall: bool = False, big: bool = False, walls: bool = False,
-                  towers: bool = False) -> None:
-    """Shards of rendered frames' patches, signed counts and looks (`write_shards`)."""
+                  **options: bool) -> None:
+    """Shards of rendered frames' patches, signed counts and looks (`write_shards`), drawn
+    with `frame_patches`'s `options`."""
     def arrays(seeds: range) -> dict[str, np.ndarray]:
-        pairs = [frame_patches(seed, looks, tall, big, walls, towers) for seed in seeds]
+        pairs = [frame_patches(seed, looks, **options) for seed in seeds]
         return {"patches": np.stack([p for p, _ in pairs]),
                 "counts": np.stack([c for _, c in pairs]),
                 "looks": np.array([looks[seed // LOOK_FRAMES % len(looks)] for seed in seeds])}
@@ -303,6 +330,10 @@ def main() -> None:
     parser.add_argument("--walls", action="store_true",
                         help="render each board as a box whose walls stand above the field "
                              "(the near ones hide the edge's checkers in part)")
+    parser.add_argument("--shade", action="store_true",
+                        help="render one long wall's shade over its row, checkers included")
+    parser.add_argument("--mono", action="store_true",
+                        help="render all 24 points in the colour of a set of checkers")
     parser.add_argument("--looks", default=",".join(TRAINED),
                         help="the looks to render, comma-separated (default: every trained one)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
@@ -332,8 +363,9 @@ def main() -> None:
         looks = tuple(args.looks.split(","))
         if set(looks) - set(TRAINED):
             parser.error(f"--looks: choose from {', '.join(TRAINED)}")
-        render_shards(args.frames, args.first, looks, args.cache / "train", args.tall, args.big,
-                      args.walls, args.towers)
+        render_shards(args.frames, args.first, looks, args.cache / "train", tall=args.tall,
+                      big=args.big, walls=args.walls, towers=args.towers, shade=args.shade,
+                      mono=args.mono)
     elif args.step == "train":
         import checker_net  # beside this script: the PyTorch half
 

@@ -1,4 +1,5 @@
-"""The checker reader's training frames: the tall stacks of `--tall` and `--towers`."""
+"""The checker reader's training frames: the tall stacks of `--tall` and `--towers`, the
+shaded rows of `--shade`, the one-coloured points of `--mono`."""
 
 import sys
 from pathlib import Path
@@ -9,6 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import train_checkers as tc  # noqa: E402
+
+from bgboard.vision.synth import Look, random_look  # noqa: E402
 
 
 @pytest.mark.parametrize("least", [6, 8])
@@ -27,3 +30,27 @@ def test_tower_frames_read_every_stack_of_the_position() -> None:
     points = counts[:24]
     assert max(points) >= tc.TOWERS_LEAST and -min(points) >= tc.TOWERS_LEAST
     assert list(counts[24:]) == [0, 0]
+
+
+def test_shaded_frames_darken_one_row_and_keep_the_position() -> None:
+    seed = 460_000
+    plain, counts = tc.frame_patches(seed, tc.TRAINED)
+    shaded, shaded_counts = tc.frame_patches(seed, tc.TRAINED, shade=True)
+    assert np.array_equal(counts, shaded_counts)
+    look = tc.shaded(Look(), seed)
+    low, high = slice(0, 12), slice(12, 24)  # points 1-12, 13-24
+    near, far = (low, high) if look.shade_side == "low" else (high, low)
+    assert shaded[near].mean() < 0.85 * plain[near].mean()
+    assert abs(shaded[far].mean() - plain[far].mean()) < 0.02 * plain[far].mean()
+
+
+def test_one_coloured_looks_paint_every_point_a_set_of_checkers_colour() -> None:
+    light = 0
+    for seed in range(100):
+        look = random_look(np.random.default_rng(seed))
+        mono = tc.one_coloured(look, seed)
+        distance = np.abs(np.subtract(mono.points, np.array(look.checkers)[:, None])).max(2)
+        owner = int(np.argmin(distance.max(1)))  # the set whose colour both points are near
+        assert distance[owner].max() <= 30
+        light += owner == 0
+    assert 60 <= light <= 80  # MONO_LIGHT of them

@@ -86,6 +86,24 @@ def test_a_raised_box_shows_the_walls_facing_the_camera_and_hides_the_others():
     assert np.abs(aside_px[360, 230] - flat_px[360, 230]).max() > 30
 
 
+def test_one_walls_shade_darkens_its_row_and_its_checkers_and_leaves_the_other_row():
+    # The default look: points 1-12 along the frame's bottom edge (y = 640), 13-24 along its
+    # top (y = 80); the field 560 px high. A checker on point 1 (x = 1062) and on point 24.
+    scene = Scene((1,) + (0,) * 22 + (-1,))
+    flat = render(scene, 3).image.astype(float)
+    shaded = render(with_look(scene, shade_side="low", shade_reach=0.3, shade_depth=0.5),
+                    3).image.astype(float)
+    # Half the light at the wall, fading out 0.3 field heights (168 px) in: at 20 px from
+    # the wall 1 - 0.5 * (1 - 20 / 168) of it is left, on the checker of point 1 as on a
+    # bare point's base; the other row, the field's middle and the frame are untouched.
+    left = 1 - 0.5 * (1 - 20 / 168)
+    for x in (1062, 700):
+        ratio = shaded[620, x - 5:x + 5].sum() / flat[620, x - 5:x + 5].sum()
+        assert abs(ratio - left) < 0.02
+    assert np.array_equal(shaded[:460], flat[:460])
+    assert np.array_equal(shaded[660:], flat[660:])
+
+
 def test_a_3d_die_from_straight_above_shows_its_top_only_a_square_die_side_wide():
     look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 0.0))
     faces = _cube_faces(look, Die(4, (0.5, 0.5), 0.0), (100.0, 50.0))

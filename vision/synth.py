@@ -136,6 +136,11 @@ class Look:
     # x 0) | high (beside points 12 and 13) | both | none
     tray: tuple | None = None  # the trays' colour (None: the field's, TRAY_SHADE as bright)
     tray_gap: float = 0.07  # the frame between the field and a tray, in field heights
+    shade_side: str = "none"  # none | low (the wall along points 1-12) | high (along 13-24):
+    # one long wall shading its row, checkers included, deeper than the other (a box's far
+    # wall under a lamp: light seldom falls alike on both rows)
+    shade_reach: float = 0.3  # how far that shade reaches into the field, in field heights
+    shade_depth: float = 0.5  # the share of the light it takes at the wall
 
 
 @dataclass(frozen=True)
@@ -458,6 +463,20 @@ def _wall_shade(look: Look, origin, size, shape) -> np.ndarray:
         gain *= 1 - strength * near ** 2
     outside = (yy < oy) | (yy >= oy + fh) | (xx < ox) | (xx >= ox + fw)
     gain[outside] = 1.0
+    return gain
+
+
+def _side_shade(look: Look, origin, shape) -> np.ndarray:
+    """The gain of one long wall's shade (`look.shade_side`) over the canvas: it takes
+    `shade_depth` of the light at the wall and fades linearly to nothing `shade_reach` field
+    heights into the field, on the field and on whatever lies on it."""
+    ox, oy = origin
+    fh = CANVAS_H
+    rows = np.arange(shape[0], dtype=np.float32)
+    distance = rows - oy if look.shade_side == "low" else oy + fh - 1 - rows
+    near = np.clip(1 - distance / (look.shade_reach * fh), 0, 1) * (distance >= 0)
+    gain = np.ones(shape, np.float32)
+    gain[:, ox:ox + round(fh * look.aspect)] = (1 - look.shade_depth * near)[:, None]
     return gain
 
 
@@ -860,6 +879,8 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
     _draw_dice(board, look, scene.dice, origin)
     if scene.cube:
         _draw_doubling(board, look, scene.cube, origin)
+    if look.shade_side != "none":
+        board *= _side_shade(look, origin, board.shape[:2])[..., None]
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
