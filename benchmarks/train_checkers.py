@@ -49,7 +49,9 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import synth
 from bgboard.vision.columns import (
+    BEFORE,
     HEIGHT,
+    LENGTH,
     WIDTH,
     Columns,
     beside_references,
@@ -68,6 +70,7 @@ LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
 SHADE_REACH, SHADE_DEPTH = (0.15, 0.45), (0.3, 0.65)  # `--shade`: field heights, light taken
+REAL_SHADE = 0.3  # share of a real photo's moved cuts with one row in a wall's shade
 MONO_LIGHT = 0.7  # `--mono`: share of the one-coloured boards whose points are the light set's
 TOWERS_LEAST = 6  # `--towers`: the least checkers of each side's tall stack (towers from 6)
 BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
@@ -239,14 +242,30 @@ def load(folder: Path, real: tuple[np.ndarray, np.ndarray] | None = None
     return patches, np.concatenate(counts), np.concatenate(looks)
 
 
+def shade_row(rows: np.ndarray, rng) -> np.ndarray:
+    """The 26 patches (base at the top) with the 12 of one row of points darkened from their
+    base, as one long wall's shade darkens a real board's row (`synth.Look.shade_side`): the
+    shade takes SHADE_DEPTH of the light at the field's edge and fades out SHADE_REACH field
+    heights in; the frame before the edge is shaded as deep as the edge."""
+    edge = BEFORE / (BEFORE + LENGTH) * HEIGHT
+    reach = float(rng.uniform(*SHADE_REACH)) / (BEFORE + LENGTH) * HEIGHT
+    near = np.clip(1 - np.maximum(np.arange(HEIGHT) - edge, 0) / reach, 0, 1)
+    gain = 1 - float(rng.uniform(*SHADE_DEPTH)) * near
+    row = slice(0, 12) if rng.random() < 0.5 else slice(12, 24)
+    out = rows.copy()
+    out[row] = np.clip(rows[row] * gain[None, :, None, None] + 0.5, 0, 255).astype(rows.dtype)
+    return out
+
+
 def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
                  ) -> tuple[np.ndarray, np.ndarray]:
     """The point patches of the labelled real photos in `folds`, and their signed counts:
     `cuts` cuts of each photo (and each copy), the first through its labelled corners, the
     others through corners moved by about REAL_JITTER of the photo's width (as clicks or a
     found field would place them), so that each cut shows the photo a little differently;
-    then `pasted` cuts more of each with real checkers pasted on its bare points
-    (`pasted.composite`: its own checkers or another photo's of these folds)."""
+    REAL_SHADE of the moved cuts with one row in a wall's shade (`shade_row`); then `pasted`
+    cuts more of each with real checkers pasted on its bare points (`pasted.composite`: its
+    own checkers or another photo's of these folds)."""
     import cv2
     from label_real_boards import PHOTOS, checker_centres, copy_entries, load_labels
     from pasted import composite, sprites
@@ -281,6 +300,8 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
             rows, signed = Columns(view).cut(image), labelled
             if cut >= cuts:
                 rows, signed = composite(rows, labelled, bare, view, donors, own, rng)
+            elif cut and rng.random() < REAL_SHADE:
+                rows = shade_row(rows, rng)
             patches.append(with_references(rows[None])[:24][keep])
             counts.append(signed[:24][keep])
     return np.concatenate(patches), np.concatenate(counts)

@@ -54,3 +54,17 @@ def test_one_coloured_looks_paint_every_point_a_set_of_checkers_colour() -> None
         assert distance[owner].max() <= 30
         light += owner == 0
     assert 60 <= light <= 80  # MONO_LIGHT of them
+
+
+def test_a_shaded_real_row_darkens_one_row_from_its_base_and_leaves_the_rest() -> None:
+    rows = np.full((26, tc.HEIGHT, tc.WIDTH, 3), 200, np.uint8)
+    out = tc.shade_row(rows, np.random.default_rng(3))
+    dark = [i for i in range(26) if not np.array_equal(out[i], rows[i])]
+    assert dark in (list(range(12)), list(range(12, 24)))  # one row of points, not the bar
+    column = out[dark[0], :, 0, 0].astype(int)
+    edge = round(tc.BEFORE / (tc.BEFORE + tc.LENGTH) * tc.HEIGHT)  # the field's edge: row 6
+    assert edge == 6
+    assert len(set(column[:edge + 1])) == 1  # the frame before the edge as deep as the edge
+    assert 200 * (1 - tc.SHADE_DEPTH[1]) - 1 <= column[0] <= 200 * (1 - tc.SHADE_DEPTH[0]) + 1
+    assert np.all(np.diff(column) >= 0) and column[-1] == 200  # fading to nothing inward
+    assert np.all(out[dark[0]] == out[dark[0]][:, :1])  # across the patch alike
