@@ -6,10 +6,12 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
     python benchmarks/train_checkers.py render --frames 3000 --first 510000 --walls  # boxes
     python benchmarks/train_checkers.py render --frames 1600 --first 540000 --towers
-    python benchmarks/train_checkers.py render --frames 1000 --first 460000 --shade --mono
+    python benchmarks/train_checkers.py render --frames 1000 --first 460000 --shade  # a row shaded
+    python benchmarks/train_checkers.py render --frames 1000 --first 462000 --mono   # one colour
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --pasted 40  # + pasted checkers
+    python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --real-shade 0.3  # shaded rows
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --device cuda
     benchmarks/train_checkers_gpu.sh FOLDS base,more c:8:60   # all of it, a net per fold, on a GPU
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
@@ -70,7 +72,6 @@ LOOK_FRAMES = 4  # frames drawn on one look
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
 SHADE_REACH, SHADE_DEPTH = (0.15, 0.45), (0.3, 0.65)  # `--shade`: field heights, light taken
-REAL_SHADE = 0.3  # share of a real photo's moved cuts with one row in a wall's shade
 MONO_LIGHT = 0.7  # `--mono`: share of the one-coloured boards whose points are the light set's
 TOWERS_LEAST = 6  # `--towers`: the least checkers of each side's tall stack (towers from 6)
 BIG = (0.96, 1.12)  # checker diameter / column width of `--big` frames: real boards' checkers
@@ -257,13 +258,13 @@ def shade_row(rows: np.ndarray, rng) -> np.ndarray:
     return out
 
 
-def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
+                 shade: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The point patches of the labelled real photos in `folds`, and their signed counts:
     `cuts` cuts of each photo (and each copy), the first through its labelled corners, the
     others through corners moved by about REAL_JITTER of the photo's width (as clicks or a
     found field would place them), so that each cut shows the photo a little differently;
-    REAL_SHADE of the moved cuts with one row in a wall's shade (`shade_row`); then `pasted`
+    a `shade` share of the moved cuts with one row in a wall's shade (`shade_row`); then `pasted`
     cuts more of each with real checkers pasted on its bare points (`pasted.composite`: its
     own checkers or another photo's of these folds)."""
     import cv2
@@ -300,7 +301,7 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0
             rows, signed = Columns(view).cut(image), labelled
             if cut >= cuts:
                 rows, signed = composite(rows, labelled, bare, view, donors, own, rng)
-            elif cut and rng.random() < REAL_SHADE:
+            elif cut and shade and rng.random() < shade:
                 rows = shade_row(rows, rng)
             patches.append(with_references(rows[None])[:24][keep])
             counts.append(signed[:24][keep])
@@ -364,6 +365,9 @@ def main() -> None:
     parser.add_argument("--pasted", type=int, default=0, metavar="N",
                         help="N cuts more of each real photo with real checkers pasted on its "
                              "bare points (benchmarks/pasted.py; default none)")
+    parser.add_argument("--real-shade", type=float, default=0.0, metavar="SHARE",
+                        help="this share of each real photo's moved cuts with one row in a "
+                             "wall's shade (shade_row; default none)")
     parser.add_argument("--device", default="cpu",
                         help="where to train: cpu (default) or a PyTorch device such as cuda")
     parser.add_argument("--threads", type=int, default=1,
@@ -393,7 +397,7 @@ def main() -> None:
         real = None
         if args.real_folds:
             folds = {int(f) for f in args.real_folds.split(",")}
-            real = real_patches(folds, args.real_cuts, args.pasted)
+            real = real_patches(folds, args.real_cuts, args.pasted, args.real_shade)
             print(f"{len(real[0])} real patches ({args.real_cuts} cuts of each photo, "
                   f"{args.pasted} with real checkers pasted on)")
         patches, counts, _ = load(args.cache / "train", real)

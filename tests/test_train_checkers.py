@@ -68,3 +68,17 @@ def test_a_shaded_real_row_darkens_one_row_from_its_base_and_leaves_the_rest() -
     assert 200 * (1 - tc.SHADE_DEPTH[1]) - 1 <= column[0] <= 200 * (1 - tc.SHADE_DEPTH[0]) + 1
     assert np.all(np.diff(column) >= 0) and column[-1] == 200  # fading to nothing inward
     assert np.all(out[dark[0]] == out[dark[0]][:, :1])  # across the patch alike
+
+
+def test_real_photos_with_a_shaded_row_darken_the_moved_cuts_only() -> None:
+    plain, plain_counts = tc.real_patches({0}, cuts=2)
+    shaded, counts = tc.real_patches({0}, cuts=2, shade=1.0)
+    assert np.array_equal(counts, plain_counts)  # fold 0: no uncertain point, 24 a cut
+    plain, shaded = (p.reshape(-1, 2, 24, *p.shape[1:]).astype(int) for p in (plain, shaded))
+    assert np.array_equal(shaded[:, 0], plain[:, 0])  # the labelled corners' cuts: as they were
+    # The first photo's moved cut goes through the same corners either way (the shade's draws
+    # come after them; later photos' corners are drawn after it): one row of it darker.
+    change = shaded[0, 1, ..., :3] - plain[0, 1, ..., :3]  # the patches (then: references)
+    assert (change <= 0).all()
+    darker = set(np.flatnonzero((change < 0).any(axis=(1, 2, 3))))
+    assert darker in (set(range(12)), set(range(12, 24)))
