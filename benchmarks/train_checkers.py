@@ -6,8 +6,8 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py render --frames 1600 --first 420000 --looks studded
     python benchmarks/train_checkers.py render --frames 3000 --first 510000 --walls  # boxes
     python benchmarks/train_checkers.py render --frames 1600 --first 540000 --towers
-    python benchmarks/train_checkers.py render --frames 1000 --first 460000 --shade  # a row shaded
-    python benchmarks/train_checkers.py render --frames 1000 --first 462000 --mono   # one colour
+    python benchmarks/train_checkers.py render --frames 1000 --first 560000 --shade  # a row shaded
+    python benchmarks/train_checkers.py render --frames 1000 --first 640000 --mono   # one colour
     python benchmarks/train_checkers.py train --epochs 12         # -> vision/models/checkers.onnx
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4   # and the real photos' folds
     python benchmarks/train_checkers.py train --real-folds 1,2,3,4 --pasted 40  # + pasted checkers

@@ -33,15 +33,15 @@ def test_tower_frames_read_every_stack_of_the_position() -> None:
 
 
 def test_shaded_frames_darken_one_row_and_keep_the_position() -> None:
-    seed = 460_000
+    seed = 560_000
     plain, counts = tc.frame_patches(seed, tc.TRAINED)
     shaded, shaded_counts = tc.frame_patches(seed, tc.TRAINED, shade=True)
     assert np.array_equal(counts, shaded_counts)
     look = tc.shaded(Look(), seed)
     low, high = slice(0, 12), slice(12, 24)  # points 1-12, 13-24
     near, far = (low, high) if look.shade_side == "low" else (high, low)
-    assert shaded[near].mean() < 0.85 * plain[near].mean()
-    assert abs(shaded[far].mean() - plain[far].mean()) < 0.02 * plain[far].mean()
+    assert look.shade_depth > 0.3 and shaded[near].mean() < 0.92 * plain[near].mean()
+    assert np.array_equal(shaded[far], plain[far])  # a shade reaching under half the field
 
 
 def test_one_coloured_looks_paint_every_point_a_set_of_checkers_colour() -> None:
