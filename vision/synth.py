@@ -466,17 +466,16 @@ def _wall_shade(look: Look, origin, size, shape) -> np.ndarray:
     return gain
 
 
-def _side_shade(look: Look, origin, shape) -> np.ndarray:
+def _side_shade(look: Look) -> np.ndarray:
     """The gain of one long wall's shade (`look.shade_side`) over the canvas: it takes
     `shade_depth` of the light at the wall and fades linearly to nothing `shade_reach` field
     heights into the field, on the field and on whatever lies on it."""
-    ox, oy = origin
-    fh = CANVAS_H
-    rows = np.arange(shape[0], dtype=np.float32)
+    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    rows = np.arange(ch, dtype=np.float32)
     distance = rows - oy if look.shade_side == "low" else oy + fh - 1 - rows
     near = np.clip(1 - distance / (look.shade_reach * fh), 0, 1) * (distance >= 0)
-    gain = np.ones(shape, np.float32)
-    gain[:, ox:ox + round(fh * look.aspect)] = (1 - look.shade_depth * near)[:, None]
+    gain = np.ones((ch, cw), np.float32)
+    gain[:, ox:ox + fw] = (1 - look.shade_depth * near)[:, None]
     return gain
 
 
@@ -880,7 +879,7 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
     if scene.cube:
         _draw_doubling(board, look, scene.cube, origin)
     if look.shade_side != "none":
-        board *= _side_shade(look, origin, board.shape[:2])[..., None]
+        board *= _side_shade(look)[..., None]
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
