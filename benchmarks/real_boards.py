@@ -220,16 +220,16 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
     results = []
     for entry in entries:
         fold = entry["fold"]
+        fold_net = Path(str(net).format(fold=fold))
         if finder:
             net_file = None if finder == "auto" else Path(finder.format(fold=fold))
-            image, obs, first = read_found(entry, checkers, net_file,
-                                           Path(str(net).format(fold=fold)))
+            image, obs, first = read_found(entry, checkers, net_file, fold_net)
             if obs is None:
                 results.append(not_found(entry))
                 continue
             entry = {**entry, "corners_px": obs["corners_px"]}
         else:
-            image, obs = read_photo(entry, checkers, Path(str(net).format(fold=fold)))
+            image, obs = read_photo(entry, checkers, fold_net)
             first = None
         results.append({**score(entry, obs), "found": True})
         if first is not None:
