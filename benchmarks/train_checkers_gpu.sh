@@ -9,9 +9,10 @@
 # 1,600 of the studded look): "base" (seeds 400000-403999, 420000-421599), "more" (430000-
 # 433999, 450000-451599), "big" (460000-463999, 480000-481599, checkers as wide as real ones:
 # train_checkers.py --big), "walls" (510000-513999, 530000-531599, every board a box whose walls
-# stand above the field: train_checkers.py --walls), "shade" (560000-563999, 580000-581599,
-# one row in a wall's shade: --shade), "mono" (640000-643999, 660000-661599, all 24 points one
-# set's colour: --mono). The shipped net: base,more.
+# stand above the field: train_checkers.py --walls); and of 1,000 random positions each
+# (a tenth of base,more, as the CPU twins had): "shade" (560000-560999, one row in a wall's
+# shade: --shade), "mono" (640000-640999, all 24 points one set's colour: --mono). The
+# shipped net: base,more.
 # RECIPE: NAME:EPOCHS:REAL_CUTS[:WIDTHS[:PASTED[:SHADE]]], e.g. b:10:20, s:8:60:16,24,32,48
 # (the net's four convolutions' channels; default the shipped net's), p:8:60::40 (40 cuts more
 # of each real photo with real checkers pasted on: train_checkers.py --pasted) or
@@ -31,6 +32,9 @@ shards() {  # the render step's arguments for one shard of 100 frames each: FIRS
         echo "--first $first --looks studded ${2:-}"
     done
 }
+plain() {  # 1,000 frames of random positions, as the CPU twins of issue 23 had: FIRST OPTION
+    for first in $(seq "$1" 100 $(($1 + 900))); do echo "--first $first $2"; done
+}
 sets=$(echo "$frames" | tr , ' ')
 for set in $sets; do
     case $set in
@@ -45,8 +49,8 @@ for set in $sets; do
         more) shards 430000 ;;
         big) shards 460000 --big ;;
         walls) shards 510000 --walls ;;
-        shade) shards 560000 --shade ;;
-        mono) shards 640000 --mono ;;
+        shade) plain 560000 --shade ;;
+        mono) plain 640000 --mono ;;
     esac
 done |
     xargs -P "$(nproc)" -I{} sh -c 'python3 train_checkers.py render --frames 100 {} >/dev/null'
