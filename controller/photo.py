@@ -28,7 +28,7 @@ from ..vision.cube import seen_through
 from ..vision.read import Reader
 
 HOMES = ("left", "right")
-NEAR_START = 16  # checkers a reading may differ from the start position by, counted per point
+NEAR_START = 20  # checkers a reading may differ from the start position by, counted per point
 WHITES = ("light", "dark")
 
 

@@ -206,11 +206,33 @@ def test_a_board_never_reads_more_than_fifteen_checkers_of_a_set() -> None:
 
     table = row_tables(*sixteen_dark_rows(0.75))
     assert over_fifteen(table)
-    fitted = at_most_fifteen(table)
-    assert [row[0] for row in row_options(fitted[14:17])] == [[-1, 1.0], [0, 1.0], [0, 1.0]]
-    assert not over_fifteen(fitted)
-    sure = row_tables(*sixteen_dark_rows(1.0))  # no reading fits: the rows stay as read
-    assert np.array_equal(at_most_fifteen(sure), sure)
+    fitted, board = at_most_fifteen(table)
+    assert board == [-1] * 15 + [0] * 11
+    assert row_options(fitted[14:17], board[14:17]) == [
+        [[-1, 0.648], [0, 0.259], [1, 0.051]],
+        [[0, 0.6], [-1, 0.24], [1, 0.12]],
+        [[0, 0.774], [1, 0.154], [2, 0.03]]]
+    fitted, board = at_most_fifteen(row_tables(*sixteen_dark_rows(1.0)))
+    assert board == [-1] * 15 + [0] * 11  # all as sure: the last of them drops
+    assert row_options(fitted[14:16], board[14:16]) == [
+        [[-1, 0.436], [0, 0.436], [1, 0.087]], [[0, 0.436], [-1, 0.436], [1, 0.087]]]
+
+
+def test_a_board_one_over_drops_the_likeliest_checker_not_a_pile() -> None:
+    """Sixteen light checkers: a pile of five the net gives 0.1 of being bare, and a pile of
+    three it gives 0.05 of holding two. Read as the rows alone say, dropping the pile of five
+    is likelier (0.1 against 0.05), but a net is seldom wrong by a whole pile it sees: the
+    board reads the three as two."""
+    from bgboard.vision.column_reader import at_most_fifteen, row_tables
+
+    counts = np.zeros((26, 16), np.float32)
+    counts[:, 0] = 1.0
+    counts[0, [0, 5]] = 0.1, 0.9
+    counts[1, [0, 5]] = 0.0, 1.0
+    counts[2, [0, 3]] = 0.0, 1.0
+    counts[3, [0, 2, 3]] = 0.05, 0.05, 0.9
+    assert at_most_fifteen(row_tables(counts, np.zeros(26, np.float32)))[1] == \
+        [5, 5, 3, 2] + [0] * 22
 
 
 def test_a_board_within_fifteen_keeps_each_rows_reading() -> None:

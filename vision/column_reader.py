@@ -19,6 +19,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from ..calibration.rectify import FieldView
 from .columns import (
@@ -43,6 +44,7 @@ BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say 
 BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
 CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
 TINY = 1e-12  # a probability too small to divide by
+MISCOUNT = 0.2  # over 15 of a set: a count one off is this likely as read, two off its square
 STILL = 12.0  # a patch none of whose cells moved this far since the net read it keeps its reading
 SECOND_LOOK = 0.8  # a row the net is less sure of its count than this is read again, mirrored
 OWN_ROW = 0.99  # a point read less sure than this is read again beside its own row's bare points
@@ -94,10 +96,10 @@ class ColumnReader:
         patches = self.columns.cut(image)
         counts, dark = self.judge(patches)
         dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
-        table = row_tables(counts, dark)
+        table, board = row_tables(counts, dark), None
         if over_fifteen(table):
-            table = at_most_fifteen(table)
-        options = row_options(table)
+            table, board = at_most_fifteen(table)
+        options = row_options(table, board)
         signed = [row[0][0] for row in options]  # the likeliest signed count of each row
         bar = {"white": 0, "black": 0}
         for n in signed[24:]:
@@ -285,41 +287,114 @@ def over_fifteen(table: np.ndarray) -> bool:
     return light.sum() > 15 or dark.sum() > 15
 
 
-def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The table of the sum of two independent (light, dark) totals, totals over 15 dropped."""
-    size = (32, 32)
-    both = np.fft.irfft2(np.fft.rfft2(a, size) * np.fft.rfft2(b, size), size)
-    return both[..., :16, :16].clip(0)
+def miscounted(table: np.ndarray) -> np.ndarray:
+    """Each row's table with every signed count also likely MISCOUNT times as much one off,
+    MISCOUNT squared two off, and so on: a board read with more than 15 checkers of a set has
+    a reading wrong somewhere, and a net sure of a whole pile is far less often wrong by the
+    whole pile than a net sure of one checker is by that one (real photos: docs/vision.md)."""
+    signed = np.concatenate([table[:, 0, :0:-1], table[:, :, 0]], axis=1)  # -15 ... 15
+    spread = signed @ SPREAD
+    spread /= np.maximum(spread.sum(1, keepdims=True), TINY)
+    out = np.zeros_like(table)
+    out[:, :, 0] = spread[:, 15:]
+    out[:, 0, 1:] = spread[:, 14::-1]
+    return out
 
 
-def at_most_fifteen(table: np.ndarray) -> np.ndarray:
-    """Each row's table given that the board holds at most 15 checkers of each set: the rows
-    read together (totals of the rows before and after each row, summed both ways)."""
-    rows = len(table)
-    before = np.zeros((rows + 1, 16, 16))
-    after = np.zeros((rows + 1, 16, 16))
-    before[0, 0, 0] = after[rows, 0, 0] = 1.0
+SPREAD = MISCOUNT ** np.abs(np.arange(-15, 16)[:, None] - np.arange(-15, 16)[None, :])
+
+
+def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each reading of a row (n light: room for 15 - n light and 15 dark; n dark: the
+    other way), every pair of (light, dark) totals of the rows before it and after it that
+    fits in its room, as flat indices of the 16 x 16 totals, and where each reading's run of
+    pairs starts: the others' best for every reading is one gather and one `reduceat`."""
+    before, after, starts = [], [], []
+    for light, dark in [(15 - n, 15) for n in range(16)] + [(15, 15 - n) for n in range(1, 16)]:
+        starts.append(len(before))
+        for a, b in np.ndindex(light + 1, dark + 1):
+            before.append(a * 16 + b)
+            after.append((light - a) * 16 + dark - b)
+    return np.array(before), np.array(after), np.array(starts)
+
+
+SPLITS = _splits()
+# each reading's place (light, dark) in a row's table, in the order of SPLITS' rooms
+ROW_READINGS = (np.r_[0:16, np.zeros(15, int)], np.r_[np.zeros(16, int), 1:16])
+
+
+def _logs(table: np.ndarray) -> np.ndarray:
+    """Log probabilities, -inf where a reading cannot be (a row with both sets on it)."""
+    out = np.full(table.shape, -np.inf)
+    np.log(table, out=out, where=table > 0)
+    return out
+
+
+def _with_row(totals: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """The best log probability of each (light, dark) total of some rows and one row more
+    (`row`'s log table: n light or n dark checkers, never both), totals over 15 dropped; each
+    (..., 16, 16), for several at once."""
+    low = np.full((*totals.shape[:-2], 15, 16), -np.inf)
+    by_light = sliding_window_view(np.concatenate([low, totals], -2), 16, axis=-2)
+    by_dark = sliding_window_view(np.concatenate([low.swapaxes(-1, -2), totals], -1), 16, axis=-1)
+    return np.maximum((by_light + row[..., None, None, ::-1, 0]).max(-1),
+                      (by_dark + row[..., None, None, 0, ::-1]).max(-1))
+
+
+def at_most_fifteen(table: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The likeliest board with at most 15 checkers of each set, from the rows' tables made
+    `miscounted`: its signed count per row, and per row the probability of each reading as the
+    likeliest board with that reading on that row makes it (rows' tables, each summing to 1)."""
+    logs = _logs(miscounted(table))
+    rows = len(logs)
+    ends = np.full((2, 16, 16), -np.inf)  # the best totals of the first i rows
+    ends[:, 0, 0] = 0.0  # and of the last i: none yet
+    before, after = [ends[0]], [ends[1]]
     for i in range(rows):
-        total = _add(before[i], table[i])
-        before[i + 1] = total / max(total.sum(), TINY)
-        total = _add(after[rows - i], table[rows - 1 - i])
-        after[rows - 1 - i] = total / max(total.sum(), TINY)
-    others = _add(before[:-1], after[1:])  # (rows, 16, 16): the other rows' totals
-    room = others.cumsum(1).cumsum(2)[:, ::-1, ::-1]  # others' mass leaving room for (l, d)
-    fitted = table * room
-    mass = fitted.sum((1, 2), keepdims=True)
-    return np.where(mass > TINY, fitted / np.maximum(mass, TINY), table)  # no room: as read
+        ends = _with_row(ends, logs[[i, rows - 1 - i]])
+        before.append(ends[0])
+        after.append(ends[1])
+    first = np.stack(before[:-1]).reshape(rows, -1).T  # the rows before each row
+    last = np.maximum.accumulate(np.maximum.accumulate(np.stack(after[::-1][1:]), 1), 2)
+    last = last.reshape(rows, -1).T  # and after it, the best of each total or fewer
+    room = np.full(logs.shape, -np.inf)  # the other rows' best that leaves room for a reading
+    room[(slice(None), *ROW_READINGS)] = np.maximum.reduceat(
+        first[SPLITS[0]] + last[SPLITS[1]], SPLITS[2]).T
+    best = logs + room
+    fitted = np.exp(best - best.max((1, 2), keepdims=True))
+    return fitted / fitted.sum((1, 2), keepdims=True), _likeliest(before, logs)
+
+
+def _likeliest(before: list[np.ndarray], logs: np.ndarray) -> list[int]:
+    """The signed counts of the board that `before` (the best totals of the first rows) ends
+    on, traced back row by row; of equally likely readings of a row, the first in SIGNED's
+    order (0, 1 ... 15, -1 ... -15)."""
+    light, dark = np.unravel_index(np.argmax(before[-1]), (16, 16))
+    signed = []
+    for i in range(len(logs) - 1, -1, -1):
+        for n in SIGNED:
+            on_light, on_dark = (n, 0) if n >= 0 else (0, -n)
+            rest = light - on_light, dark - on_dark
+            if min(rest) >= 0 and before[i][rest] + logs[i, on_light, on_dark] == \
+                    before[i + 1][light, dark]:
+                break
+        signed.append(int(n))
+        light, dark = rest
+    return signed[::-1]
 
 
 SIGNED = np.r_[0, 1:16, -np.arange(1, 16)]  # the signed count of each of a row's readings
 
 
-def row_options(tables: np.ndarray) -> list[list[list]]:
+def row_options(tables: np.ndarray, first: list[int] | None = None) -> list[list[list]]:
     """Each row's likeliest signed counts (+ light, - dark) with their probabilities, from its
-    table (`row_tables`); equally likely ones in the order 0, 1..15, -1..-15."""
+    table (`row_tables`); equally likely ones in the order 0, 1..15, -1..-15, but `first`'s
+    reading of the row (the likeliest board's) before the others as likely as it."""
     probs = np.concatenate([tables[:, :, 0], tables[:, 0, 1:]], axis=1)
-    best = np.argsort(-probs, axis=1, kind="stable")[:, :OPTIONS]
     # thousandths rounded down (the sum stays <= 1), past the float error of the tables' sums
-    kept = np.floor(np.take_along_axis(probs, best, 1) * 1000 + 1e-6) / 1000
+    kept = np.floor(probs * 1000 + 1e-6) / 1000
+    chosen = np.zeros(probs.shape, bool) if first is None else SIGNED == np.c_[first]
+    best = np.lexsort((~chosen, -kept))[:, :OPTIONS]
+    kept = np.take_along_axis(kept, best, 1)
     return [[[int(n), float(p)] for n, p in zip(SIGNED[b], k, strict=True)]
             for b, k in zip(best, kept, strict=True)]
