@@ -287,21 +287,23 @@ def over_fifteen(table: np.ndarray) -> bool:
     return light.sum() > 15 or dark.sum() > 15
 
 
+SIGNED = np.r_[0, 1:16, -np.arange(1, 16)]  # the signed count of each of a row's readings
+PLACES = [(int(n), 0) if n >= 0 else (0, int(-n)) for n in SIGNED]  # each one's (light, dark)
+READINGS = (slice(None), *np.array(PLACES).T)  # index of the rows' readings in their tables
+
+
 def miscounted(table: np.ndarray) -> np.ndarray:
     """Each row's table with every signed count also likely MISCOUNT times as much one off,
     MISCOUNT squared two off, and so on: a board read with more than 15 checkers of a set has
     a reading wrong somewhere, and a net sure of a whole pile is far less often wrong by the
     whole pile than a net sure of one checker is by that one (real photos: docs/vision.md)."""
-    signed = np.concatenate([table[:, 0, :0:-1], table[:, :, 0]], axis=1)  # -15 ... 15
-    spread = signed @ SPREAD
-    spread /= np.maximum(spread.sum(1, keepdims=True), TINY)
+    spread = table[READINGS] @ SPREAD
     out = np.zeros_like(table)
-    out[:, :, 0] = spread[:, 15:]
-    out[:, 0, 1:] = spread[:, 14::-1]
+    out[READINGS] = spread / np.maximum(spread.sum(1, keepdims=True), TINY)
     return out
 
 
-SPREAD = MISCOUNT ** np.abs(np.arange(-15, 16)[:, None] - np.arange(-15, 16)[None, :])
+SPREAD = MISCOUNT ** np.abs(SIGNED[:, None] - SIGNED[None, :])
 
 
 def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -310,7 +312,8 @@ def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     fits in its room, as flat indices of the 16 x 16 totals, and where each reading's run of
     pairs starts: the others' best for every reading is one gather and one `reduceat`."""
     before, after, starts = [], [], []
-    for light, dark in [(15 - n, 15) for n in range(16)] + [(15, 15 - n) for n in range(1, 16)]:
+    for on_light, on_dark in PLACES:
+        light, dark = 15 - on_light, 15 - on_dark
         starts.append(len(before))
         for a, b in np.ndindex(light + 1, dark + 1):
             before.append(a * 16 + b)
@@ -319,8 +322,6 @@ def _splits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 SPLITS = _splits()
-# each reading's place (light, dark) in a row's table, in the order of SPLITS' rooms
-ROW_READINGS = (np.r_[0:16, np.zeros(15, int)], np.r_[np.zeros(16, int), 1:16])
 
 
 def _logs(table: np.ndarray) -> np.ndarray:
@@ -358,7 +359,7 @@ def at_most_fifteen(table: np.ndarray) -> tuple[np.ndarray, list[int]]:
     last = np.maximum.accumulate(np.maximum.accumulate(np.stack(after[::-1][1:]), 1), 2)
     last = last.reshape(rows, -1).T  # and after it, the best of each total or fewer
     room = np.full(logs.shape, -np.inf)  # the other rows' best that leaves room for a reading
-    room[(slice(None), *ROW_READINGS)] = np.maximum.reduceat(
+    room[READINGS] = np.maximum.reduceat(
         first[SPLITS[0]] + last[SPLITS[1]], SPLITS[2]).T
     best = logs + room
     fitted = np.exp(best - best.max((1, 2), keepdims=True))
@@ -372,25 +373,21 @@ def _likeliest(before: list[np.ndarray], logs: np.ndarray) -> list[int]:
     light, dark = np.unravel_index(np.argmax(before[-1]), (16, 16))
     signed = []
     for i in range(len(logs) - 1, -1, -1):
-        for n in SIGNED:
-            on_light, on_dark = (n, 0) if n >= 0 else (0, -n)
+        for on_light, on_dark in PLACES:
             rest = light - on_light, dark - on_dark
             if min(rest) >= 0 and before[i][rest] + logs[i, on_light, on_dark] == \
                     before[i + 1][light, dark]:
                 break
-        signed.append(int(n))
+        signed.append(on_light - on_dark)
         light, dark = rest
     return signed[::-1]
-
-
-SIGNED = np.r_[0, 1:16, -np.arange(1, 16)]  # the signed count of each of a row's readings
 
 
 def row_options(tables: np.ndarray, first: list[int] | None = None) -> list[list[list]]:
     """Each row's likeliest signed counts (+ light, - dark) with their probabilities, from its
     table (`row_tables`); equally likely ones in the order 0, 1..15, -1..-15, but `first`'s
     reading of the row (the likeliest board's) before the others as likely as it."""
-    probs = np.concatenate([tables[:, :, 0], tables[:, 0, 1:]], axis=1)
+    probs = tables[READINGS]
     # thousandths rounded down (the sum stays <= 1), past the float error of the tables' sums
     kept = np.floor(probs * 1000 + 1e-6) / 1000
     chosen = np.zeros(probs.shape, bool) if first is None else SIGNED == np.c_[first]
