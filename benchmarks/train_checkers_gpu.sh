@@ -25,15 +25,15 @@ out=$(realpath "$1") frames=$2
 shift 2
 cd "$(dirname "$0")"
 mkdir -p "$out"
-shards() {  # the render step's arguments for one shard of 100 frames each: FIRST [OPTION]
-    for first in $(seq "$1" 100 $(($1 + 2900))); do echo "--first $first ${2:-}"; done
-    for first in $(seq $(($1 + 3000)) 100 $(($1 + 3900))); do echo "--first $first --tall ${2:-}"; done
-    for first in $(seq $(($1 + 20000)) 100 $(($1 + 21500))); do
-        echo "--first $first --looks studded ${2:-}"
-    done
+seeds() {  # the render step's arguments, a shard of 100 each: FIRST N [OPTION...]
+    first=$1 n=$2
+    shift 2
+    for seed in $(seq "$first" 100 $((first + n - 100))); do echo "--first $seed $*"; done
 }
-plain() {  # 1,000 frames of random positions, as the CPU twins of issue 23 had: FIRST OPTION
-    for first in $(seq "$1" 100 $(($1 + 900))); do echo "--first $first $2"; done
+shards() {  # a set of 5,600: random positions, tall stacks, the studded look: FIRST [OPTION]
+    seeds "$1" 3000 ${2:-}
+    seeds $(($1 + 3000)) 1000 --tall ${2:-}
+    seeds $(($1 + 20000)) 1600 --looks studded ${2:-}
 }
 sets=$(echo "$frames" | tr , ' ')
 for set in $sets; do
@@ -49,8 +49,8 @@ for set in $sets; do
         more) shards 430000 ;;
         big) shards 460000 --big ;;
         walls) shards 510000 --walls ;;
-        shade) plain 560000 --shade ;;
-        mono) plain 640000 --mono ;;
+        shade) seeds 560000 1000 --shade ;;  # as the CPU twins of issue 23 had
+        mono) seeds 640000 1000 --mono ;;
     esac
 done |
     xargs -P "$(nproc)" -I{} sh -c 'python3 train_checkers.py render --frames 100 {} >/dev/null'
