@@ -11,6 +11,8 @@ points right, boards whole, checkers per colour found / missed / false, the bar,
 overall, and the worst photos. Points and bars that the labels mark uncertain are not scored;
 a board counts as whole only on photos with no uncertain label. `--show DIR` writes one PNG per
 photo: the warped field with the grid and `truth/reading` per point, mismatches in red.
+With the net reader it also prints how often a point's likeliest reading is right against the
+probability `point_options` gives it, in bands of that probability (honest uncertainty).
 `--copies` also reads the other copies whose corners the labels carry (`copy_corners`: turned,
 sheared or grey versions of the same photos) and prints their figures apart: they are the same
 positions, so they say how the reading holds up to such changes, not more photos.
@@ -54,6 +56,7 @@ from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
 )
 
 COLOURS = ("white", "black")
+SURENESS = (0.5, 0.8, 0.9, 0.99, 0.999)  # bounds of the reliability table's rows
 SINGULAR = {"photos": "photo", "copies": "copy"}
 RED, WHITE, GREY = (0, 0, 255), (255, 255, 255), (160, 160, 160)
 SAME_BOARDS = (  # labelled photos of one board (by eye: the same woods, green felt on the bar)
@@ -93,10 +96,12 @@ def score(entry: dict, obs: dict) -> dict:
     bar_certain = not entry.get("uncertain_bar", False)
     bar_right = obs["bar"] == entry["bar"] if bar_certain else None
     certain = bar_certain and not skip
+    options = obs.get("point_options")
+    sure = [(options[p - 1][0][1], p not in wrong) for p in scored] if options else []
     return {"name": entry["name"] + copy_tag(entry), "fold": entry["fold"], "points": len(scored),
             "right": len(scored) - len(wrong), "wrong": wrong, "bar right": bar_right,
             "whole": (not wrong and bar_right) if certain else None,
-            "tally": tally(truth, reading, skip)}
+            "tally": tally(truth, reading, skip), "sure": sure}
 
 
 def read_photo(entry: dict, checkers: str = "net", net: Path = MODEL) -> tuple[np.ndarray, dict]:
@@ -175,13 +180,29 @@ def report(title: str, results: list[dict], worst: int, unit: str = "photos") ->
         print(f"| {r['name']} | {r['fold']} | {r['right']}/{r['points']} | {wrong} |")
 
 
+def reliability(results: list[dict]) -> None:
+    """Print how often a point's likeliest reading is right against the probability the
+    reader gives it (`point_options`), in bands of that probability: honest uncertainty says
+    about as often as it is."""
+    sure = np.array([s for r in results for s in r["sure"]], float).reshape(-1, 2)
+    print("\n### How sure and how right: each point's likeliest reading\n")
+    print("| its probability | points | right | mean probability |\n|---|---|---|---|")
+    bounds = (0.0, *SURENESS, np.inf)
+    for low, high in zip(bounds[:-1], bounds[1:], strict=True):
+        band = sure[(sure[:, 0] >= low) & (sure[:, 0] < high)]
+        label = f"{low:g} and more" if high == np.inf else f"{low:g} to {high:g}"
+        mean = f"{band[:, 0].mean():.3f}" if len(band) else "-"
+        print(f"| {label} | {len(band)} | {pct(int(band[:, 1].sum()), len(band))} | {mean} |")
+
+
 def not_found(entry: dict) -> dict:
     """The figures of a photo whose field was not found: none of its points right."""
     skip = set(entry.get("uncertain_points", []))
     scored = [p for p in range(1, 25) if p not in skip]
     return {"name": entry["name"] + copy_tag(entry), "fold": entry["fold"],
             "points": len(scored), "right": 0, "wrong": scored, "bar right": False,
-            "whole": False, "tally": tally(entry["points"], [0] * 24, skip), "found": False}
+            "whole": False, "tally": tally(entry["points"], [0] * 24, skip), "found": False,
+            "sure": []}
 
 
 def read_found(entry: dict, checkers: str, finder: Path | None, net: Path = MODEL
@@ -305,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     how = "the field found in the photo" if finder else "corners given"
     report(f"Real board photos, {how}, {args.checkers} checker reader: "
            f"{len(results)} photos", results, args.worst)
+    if any(r["sure"] for r in results):
+        reliability(results)
     if finder:
         print(f"\nfield found in {sum(r['found'] for r in results)} of {len(results)} photos")
         named = [r["first named as labelled"] for r in results if "first named as labelled" in r]

@@ -172,6 +172,30 @@ def test_score_skips_uncertain_labels_and_judges_whole_boards_only_when_certain(
     assert (result["right"], result["wrong"], result["whole"]) == (23, [1], False)
 
 
+def test_score_keeps_each_scored_points_probability_and_whether_it_is_right():
+    entry = {"name": "x", "fold": 0, "points": START, "bar": {"white": 0, "black": 0},
+             "uncertain_points": [2]}
+    options = [[[n, 0.9]] for n in START]
+    options[0] = [[1, 0.6], [2, 0.4]]
+    obs = {"points": [1] + START[1:], "bar": {"white": 0, "black": 0},
+           "point_options": options}
+    sure = real_boards.score(entry, obs)["sure"]
+    assert len(sure) == 23 and sure[0] == (0.6, False) and sure[1:] == [(0.9, True)] * 22
+    assert real_boards.score(entry, {k: obs[k] for k in ("points", "bar")})["sure"] == []
+
+
+def test_reliability_counts_points_right_in_bands_of_their_probability(capsys):
+    real_boards.reliability([{"sure": [(0.3, False), (0.95, True), (0.9992, True)]},
+                             {"sure": [(0.97, False)]}, {"sure": []}])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-6:] == ["| 0 to 0.5 | 1 | 0.0% (0/1) | 0.300 |",
+                          "| 0.5 to 0.8 | 0 | - | - |",
+                          "| 0.8 to 0.9 | 0 | - | - |",
+                          "| 0.9 to 0.99 | 2 | 50.0% (1/2) | 0.960 |",
+                          "| 0.99 to 0.999 | 0 | - | - |",
+                          "| 0.999 and more | 1 | 100.0% (1/1) | 0.999 |"]
+
+
 def test_a_field_not_found_scores_none_of_its_points():
     entry = next(e for e in WHOLE if e["points"] == START and not e.get("uncertain_points"))
     result = real_boards.not_found(entry)
