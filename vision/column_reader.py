@@ -42,6 +42,7 @@ SURE = 0.51  # a row the net judges this far from 0.5 keeps the net's judgement 
 NET_APART = 0.2  # the groups' average judgements differ this much: the net says which is Black
 BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say so
 BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
+OWN_SAY = 0.001  # the net's own judgement of a row blended into its group's: it breaks ties
 CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
 TINY = 1e-12  # a probability too small to divide by
 MISCOUNT = 0.2  # over 15 of a set: a count one off is this likely as read, two off its square
@@ -227,8 +228,10 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     Black's Lab colours learned at calibration) when given; else the one the net finds darker
     on average, as sure as the groups' average judgements differ; else, when the net hardly
     tells them apart, the darker one. The rows the net itself is unsure of take their group's
-    side. A board whose checkers do not split into two clear colours keeps the net's
-    judgement."""
+    side, with a thousandth of their own judgement blended in (OWN_SAY): a board read with
+    more than 15 of a set then gives up the row the net doubts most, not the first of rows
+    its group makes equally sure (real photos: docs/vision.md). A board whose checkers do not
+    split into two clear colours keeps the net's judgement."""
     rows = np.flatnonzero(occupied)
     if len(rows) < 2:
         return dark
@@ -249,6 +252,7 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     means = [float(dark[rows][group == g].mean()) for g in (False, True)]
     black, sure = _black_group(centres, means, sets)
     grouped = np.where(group, sure if black else 1 - sure, 1 - sure if black else sure)
+    grouped = (1 - OWN_SAY) * grouped + OWN_SAY * dark[rows]
     out = dark.copy()
     unsure = np.abs(dark[rows] - 0.5) < SURE
     out[rows[unsure]] = grouped[unsure]
