@@ -104,6 +104,26 @@ def test_a_net_that_finds_every_row_dark_still_gives_two_groups() -> None:
         [blended(g, d) for g, d in zip([0.95, 0.05, 0.95, 0.05, 0.05], dark, strict=True)])
 
 
+def test_a_lone_false_dark_row_makes_no_group_of_its_own() -> None:
+    # image016 as one net read it: the 1-, 17- and 19-points hold Black's checkers lit pale
+    # (the 12-point's lit paler still), the 23-point is bare but read as one dark checker.
+    # Started by the net's judgement the groups end as the 19- and 23-points against 27
+    # checkers; started by lightness they hold 15 and 11, and that grouping is kept.
+    lab = np.array([(143, 142, 151), (236, 129, 148), (234, 128, 151), (200, 137, 147),
+                    (224, 131, 150), (145, 143, 153), (138, 140, 153), (30, 136, 132),
+                    (206, 135, 150)], np.float32)  # points 1, 6, 8, 12, 13, 17, 19, 23, 24
+    dark = np.array([0.79, 0.01, 0.0, 0.33, 0.0, 0.04, 0.47, 0.67, 0.0], np.float32)
+    counts = np.array([2, 5, 3, 5, 5, 3, 5, 1, 2])
+    occupied = np.ones(9, bool)
+    by_net = [False] * 6 + [True, True, False]
+    assert (group_by_contrast(lab, dark, occupied) > 0.5).tolist() == by_net
+    grouped = group_by_contrast(lab, dark, occupied, counts=counts)
+    black = [True, False, False, False, False, True, True, True, False]
+    assert (grouped > 0.5).tolist() == black
+    apart = float(dark[black].mean() - dark[~np.array(black)].mean())
+    assert grouped[5] == pytest.approx(blended(0.5 + apart / 2, 0.04))
+
+
 def test_a_set_over_fifteen_gives_up_the_row_the_net_doubts_of_rows_grouped_alike() -> None:
     # image036: White's 6-point cream, Black's 19-point pale mauve taken into White's group;
     # both rows of five equally sure by their group, the net's own judgement breaks the tie

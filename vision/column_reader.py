@@ -96,7 +96,8 @@ class ColumnReader:
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
         counts, dark = self.judge(patches)
-        dark = group_by_contrast(base_colours(patches), dark, counts.argmax(1) > 0, self.sets)
+        likeliest = counts.argmax(1)
+        dark = group_by_contrast(base_colours(patches), dark, likeliest > 0, self.sets, likeliest)
         table, board = row_tables(counts, dark), None
         if over_fifteen(table):
             table, board = at_most_fifteen(table)
@@ -220,33 +221,39 @@ def base_colours(patches: np.ndarray) -> np.ndarray:
 
 
 def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
-                      sets: np.ndarray | None = None) -> np.ndarray:
+                      sets: np.ndarray | None = None,
+                      counts: np.ndarray | None = None) -> np.ndarray:
     """Each occupied row's probability of the dark set (Black), after grouping the rows by
     their checkers' colours: the net's per-patch judgement starts two groups (lightness does
     when the net puts every row in one), rows move to the group whose colour is nearer
-    (k-means). Which group is Black: the one nearer Black's colour in `sets` (White's and
-    Black's Lab colours learned at calibration) when given; else the one the net finds darker
-    on average, as sure as the groups' average judgements differ; else, when the net hardly
-    tells them apart, the darker one. The rows the net itself is unsure of take their group's
-    side, with a thousandth of their own judgement blended in (OWN_SAY): a board read with
-    more than 15 of a set then gives up the row the net doubts most, not the first of rows
-    its group makes equally sure (real photos: docs/vision.md). A board whose checkers do not
-    split into two clear colours keeps the net's judgement."""
+    (k-means). When that puts more than 15 checkers (`counts`: each row's likeliest count) in
+    a group, lightness starts the groups too and the grouping with fewer over 15 is kept: one
+    row the net takes for dark checkers (a shadow, a knob) makes no group of its own. Which
+    group is Black: the one nearer Black's colour in `sets` (White's and Black's Lab colours
+    learned at calibration) when given; else the one the net finds darker on average, as sure
+    as the groups' average judgements differ; else, when the net hardly tells them apart, the
+    darker one. The rows the net itself is unsure of take their group's side, with a
+    thousandth of their own judgement blended in (OWN_SAY): a board read with more than 15 of
+    a set then gives up the row the net doubts most, not the first of rows its group makes
+    equally sure (real photos: docs/vision.md). A board whose checkers do not split into two
+    clear colours keeps the net's judgement."""
     rows = np.flatnonzero(occupied)
     if len(rows) < 2:
         return dark
-    group = dark[rows] > 0.5
-    if group.all() or not group.any():
-        group = lab[rows, 0] < lab[rows, 0].mean()
-        if group.all() or not group.any():
-            return dark
-    for _ in range(5):
-        centres = np.stack([lab[rows][group == g].mean(0) for g in (False, True)])
-        distance = np.linalg.norm((lab[rows, None] - centres[None]) * LAB_WEIGHTS, axis=2)
-        new = distance[:, 1] < distance[:, 0]
-        if new.all() or not new.any() or (new == group).all():
+    held = np.zeros(len(rows)) if counts is None else counts[rows]
+    best = None
+    for start in (dark[rows] > 0.5, lab[rows, 0] < lab[rows, 0].mean()):
+        if start.all() or not start.any():
+            continue
+        group, centres = _k_means(lab[rows], start)
+        over = sum(max(0, held[group == g].sum() - 15) for g in (False, True))
+        if best is None or over < best[0]:
+            best = over, group, centres
+        if over == 0:
             break
-        group = new
+    if best is None:
+        return dark
+    _, group, centres = best
     if np.linalg.norm((centres[0] - centres[1]) * LAB_WEIGHTS) < CLEAR:
         return dark
     means = [float(dark[rows][group == g].mean()) for g in (False, True)]
@@ -257,6 +264,19 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     unsure = np.abs(dark[rows] - 0.5) < SURE
     out[rows[unsure]] = grouped[unsure]
     return out
+
+
+def _k_means(lab: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two groups of Lab colours from the split `group` (bool): each colour moved to the group
+    whose centre is nearer, a few rounds; the groups and their two centres."""
+    for _ in range(5):
+        centres = np.stack([lab[group == g].mean(0) for g in (False, True)])
+        distance = np.linalg.norm((lab[:, None] - centres[None]) * LAB_WEIGHTS, axis=2)
+        new = distance[:, 1] < distance[:, 0]
+        if new.all() or not new.any() or (new == group).all():
+            break
+        group = new
+    return group, centres
 
 
 def _black_group(centres: np.ndarray, means: list[float], sets: np.ndarray | None):
