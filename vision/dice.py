@@ -23,7 +23,8 @@ PATCH_DICE = 2.0  # reader patch, in die sides
 FOUND = 0.2  # finder score for a die
 NO_DIE = 0.5  # reader probability of no die above which a place the finder marks is dropped
 LEANS = 0.5  # reader probability that a die leans above which it is reported cocked
-SIZES = (0.75, 1.0, 1.5, 2.0)  # die sizes read, times the expected one (real dice vary)
+SIZES = (0.75, 1.0, 1.5)  # die sizes read, times the expected one (real dice vary; at
+# twice it a patch holds a whole checker, and a glossy one's highlight reads as a 1)
 EXPECTED = SIZES.index(1.0)
 SURE = 0.8  # a die is reported when P(a die) x P(its value) reaches this at its best size
 PLAUSIBLE = 0.5  # a place this sure in one view, and less than ONE_SIZE, is read in eight
@@ -91,7 +92,7 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
     value)) and that size in rectified pixels. Every centre is read at the expected size
     (EXPECTED) first; only those read less than ONE_SIZE sure there are read at the other
-    sizes (a die of the expected size, most dice on most boards, costs one patch, not four).
+    sizes (a die of the expected size, most dice on most boards, costs one patch, not three).
     The centres then read PLAUSIBLE to ONE_SIZE sure are read again at that size in eight
     views (`read_views`), which their reading becomes. A die leans when the reader says so
     at its best size or at the expected one: a leaning die shows a side too, so it is often
