@@ -211,6 +211,27 @@ def test_a_row_in_a_walls_shade_is_read_beside_its_own_bare_points(monkeypatch) 
     assert wrong == [1, 12, 13, 24] and [pooled[i - 1] for i in wrong] == [2, 5, -5, -2]
 
 
+def test_a_row_along_the_pictures_edge_has_every_point_read_beside_its_own_row() -> None:
+    """A frame cut off 6 px below the lowest of the near row's bases (the board turned a
+    little): the 1- and 2-point, on the picture's edge, are cut from further out (the picture
+    mirrored beyond it), the others as always, so the frame's references mix two cuts and
+    every point is read again beside its own row's bare points."""
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(15))), 15)
+    cal = minimal(rendered.calibration)
+    corners = cal["corners_px"]
+    height = round(max(corners["p1"][1], corners["p12"][1])) + 6
+    image = np.ascontiguousarray(rendered.image[:height])
+    reader = Reader(from_dict({**cal, "image_size": [image.shape[1], height]}))
+    assert reader.columns.columns.outside.tolist() == [True] * 2 + [False] * 24
+    counting = reader.columns.net = CountingNet(reader.columns.net)
+    assert reader.read(image)["points"] == list(START_POINTS)
+    assert counting.patches == [26, 24]  # every point again, the sure ones too
+    whole = Reader(from_dict(cal))  # the same board framed with room: only the unsure points
+    counting = whole.columns.net = CountingNet(whole.columns.net)
+    assert whole.read(rendered.image)["points"] == list(START_POINTS)
+    assert counting.patches[0] == 26 and all(n < 24 for n in counting.patches[1:])
+
+
 def test_rows_the_net_is_unsure_of_are_read_again_mirrored_and_averaged(monkeypatch) -> None:
     monkeypatch.setattr(column_reader, "SECOND_LOOK", 0.995)  # the few rows read 0.93-0.99
     rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(11))), 11)

@@ -89,6 +89,10 @@ class ColumnReader:
         self.board = board if board is not None and board.shape == (26, HEIGHT, WIDTH, 3) \
             else None
         self.net = net(model)
+        outside = self.columns.outside[:24]
+        # points cut two ways (some from further out at the picture's edge) pool into
+        # references like neither: then every point is also read beside its own row's
+        self.own_always = bool(outside.any() and not outside.all())
         self.sets = None if sets is None else np.array(sets, np.float32)
         self.first, self.second = Judgements(), Judgements()  # beside the frame's, the rows'
         self.last = self.first.counts, self.first.dark  # the last reading (a first is whole)
@@ -139,8 +143,11 @@ class ColumnReader:
                  dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`counts` and `dark`, read beside the frame's references `refs`, with the points
         they are less than OWN_ROW sure of read again beside their own row's bare points of
-        their colour, bare as `counts` read them (`columns.row_references`)."""
-        unsure = counts.max(1) < OWN_ROW
+        their colour, bare as `counts` read them (`columns.row_references`). When some points
+        are cut from further out than others (`columns.near_edge`: one row runs along the
+        picture's edge), the frame's references mix patches cut two ways and show neither, so
+        every point is read again (real photos: docs/vision.md)."""
+        unsure = counts.max(1) < (np.inf if self.own_always else OWN_ROW)
         unsure[24:] = False  # the bar halves' references are each other
         if unsure.any():
             colours = [group for group in ROW_COLOURS if unsure[group].any()]

@@ -49,8 +49,9 @@ class Columns:
 
     def __init__(self, view: FieldView):
         self.view = view
-        self.matrices = [patch_matrix(view, row, OUTSIDE if near_edge(view, row) else 0.0)
-                         for row in view.rows]
+        self.outside = np.array([near_edge(view, row) for row in view.rows])  # cut further out
+        self.matrices = [patch_matrix(view, row, OUTSIDE if out else 0.0)
+                         for row, out in zip(view.rows, self.outside, strict=True)]
 
     def holding(self, field_xys, margin: float = 6.0) -> np.ndarray:
         """Which of the 26 patches show any of the field points `field_xys` (within `margin`
