@@ -90,8 +90,9 @@ class ColumnReader:
             else None
         self.net = net(model)
         outside = self.columns.outside[:24]
-        # points cut two ways (some from further out at the picture's edge) pool into
-        # references like neither: then every point is also read beside its own row's
+        # points cut two ways (some from further out, at the picture's edge) make pooled
+        # references that match neither cut: every point is then read again beside its own
+        # row's bare points (own_rows)
         self.own_always = bool(outside.any() and not outside.all())
         self.sets = None if sets is None else np.array(sets, np.float32)
         self.first, self.second = Judgements(), Judgements()  # beside the frame's, the rows'
