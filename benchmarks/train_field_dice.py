@@ -8,8 +8,10 @@ Material: frames rendered by `vision.synth` from seeds 100000 on, each with one 
 (a quarter of them leaning; in half the frames also against or on checkers, as dice lie
 while the checkers move) and sometimes a hand; with `--look-frames N`, N more from seeds
 200000 on in the trained looks of `vision.looks` in turn (3D dice and glossy checkers, piles,
-inlays, leather...; never the held-out logo and marble); the benchmark reads seeds 0-999 and
-2000-2299, so every figure it prints is on frames never trained on. Frames are kept in
+inlays, leather...; never the held-out logo and marble); with `--big-frames N`, N more from
+seeds 250000 on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small
+boards (half on those looks); the benchmark reads seeds 0-999 and 2000-2299, so every figure
+it prints is on frames never trained on. Frames are kept in
 `--cache` and reused. The finder learns die centres on the half-size field as `read` warps
 it (through corners jittered by a pixel, as a calibration may be off); the reader learns
 "no die" / 1-6 and leaning on patches around the dice, around random places, and around
@@ -19,9 +21,7 @@ the places where the trained finder marks a die that is not there.
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -29,50 +29,17 @@ import numpy as np
 import torch
 import train_dice_photo as tdp  # beside this script
 from augment import as_in_frame
+from field_dice_frames import BIG_SEED, FIRST_SEED, LOOK_SEED, load_frame, make_frame
 from torch import nn
 from train_dice_photo import block, fit, recolour
 
-from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
 from bgboard.vision.dice_photo import crop
-from bgboard.vision.looks import TRAINED, family_scene
-from bgboard.vision.synth import random_dice, random_scene, render
 
-FIRST_SEED = 100_000
-LOOK_SEED = 200_000  # frames on the trained looks of `vision.looks` (--look-frames)
 CROP = 128  # finder training window, half-size pixels
 REAL_REPEAT = 20  # times each real board photo is seen an epoch (30 photos beside 3,000 frames)
 BOARD_PHOTOS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
-
-
-def make_frame(seed: int, folder: Path) -> None:
-    """Render one training frame into `folder`: the frame (PNG) and what is in it (JSON);
-    from `LOOK_SEED` on, on the trained looks of `vision.looks` in turn."""
-    rng = np.random.default_rng(seed)
-    scene = random_scene(seed, hand=0.05) if seed < LOOK_SEED else \
-        family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05)
-    count = int(rng.integers(1, 7))
-    if rng.random() < 0.5:  # dice clear of the checkers, as thrown
-        dice = random_dice(rng, scene.look, scene.points, scene.bar, 0.25, count)
-    else:  # also against or on them, as left while the checkers move
-        dice = random_dice(rng, scene.look, [0] * 24, {}, 0.25, count)
-    rendered = render(replace(scene, dice=dice), seed)
-    cal = rendered.calibration
-    for k, xy in cal["corners_px"].items():
-        cal["corners_px"][k] = [round(v + rng.normal(0, 1.0), 1) for v in xy]
-    cv2.imwrite(str(folder / f"{seed}.png"), rendered.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
-    (folder / f"{seed}.json").write_text(json.dumps({"calibration": cal,
-                                                     "dice": rendered.truth["dice"]}))
-
-
-def load_frame(seed: int, folder: Path) -> tuple:
-    """(frame, view, dice rows: centre x, y in rectified px, value, cocked; die side, rect px)."""
-    meta = json.loads((folder / f"{seed}.json").read_text())
-    view = FieldView(from_dict(meta["calibration"]))
-    rows = np.array([[*view.to_rect(d["field_xy"]), d["value"], d["cocked"]]
-                     for d in meta["dice"]], np.float32).reshape(-1, 4)
-    return cv2.imread(str(folder / f"{seed}.png")), view, rows, fd.DIE_SIZE * view.h
 
 
 def turn(image: np.ndarray, k: int, flip: bool) -> np.ndarray:
@@ -336,6 +303,10 @@ def main() -> None:
                         help="N frames more on the trained board looks of vision.looks "
                              "(glossy 3D checkers, piles, inlays, leather...; never the "
                              "held-out logo and marble), seeds 200000 on")
+    parser.add_argument("--big-frames", type=int, default=0, metavar="N",
+                        help="N frames more whose dice are 1.2-2.8 times the renderer's size "
+                             "(as real dice are on small boards), half on the trained looks, "
+                             "seeds 250000 on")
     parser.add_argument("--epochs", type=int, default=60, help="finder epochs")
     parser.add_argument("--reader-epochs", type=int, default=15)
     parser.add_argument("--out", type=Path, default=fd.MODELS)
@@ -365,7 +336,8 @@ def main() -> None:
     torch.set_num_threads(1)
     args.cache.mkdir(parents=True, exist_ok=True)
     seeds = [*range(FIRST_SEED, FIRST_SEED + args.frames),
-             *range(LOOK_SEED, LOOK_SEED + args.look_frames)]
+             *range(LOOK_SEED, LOOK_SEED + args.look_frames),
+             *range(BIG_SEED, BIG_SEED + args.big_frames)]
     start = time.perf_counter()
     for i, seed in enumerate(seeds):
         if not (args.cache / f"{seed}.json").exists():
