@@ -16,7 +16,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
 from bgboard.vision.looks import TRAINED, family_scene
-from bgboard.vision.synth import random_dice, random_scene, render
+from bgboard.vision.synth import Scene, random_dice, random_scene, render
 
 FIRST_SEED = 100_000
 LOOK_SEED = 200_000  # frames on the trained looks of `vision.looks` (--look-frames)
@@ -25,15 +25,21 @@ BIG = (1.2, 2.8)  # those dice's sides, times the renderer's: real dice are 0.8-
 # expected size (real_dice.json's boxes, median 1.6: small boards and tournament dice)
 
 
-def make_frame(seed: int, folder: Path) -> None:
-    """Render one training frame into `folder`: the frame (PNG) and what is in it (JSON);
-    from `LOOK_SEED` on, on the trained looks of `vision.looks` in turn; from `BIG_SEED` on,
-    even seeds on those looks, odd ones on random ones, the dice `BIG` times larger."""
-    rng = np.random.default_rng(seed)
+def frame_scene(seed: int) -> Scene:
+    """The scene a training frame starts from, before its dice: a random look below
+    `LOOK_SEED`, then the trained looks of `vision.looks` in turn; from `BIG_SEED` on, even
+    seeds on those looks and odd ones on random ones."""
     looks = LOOK_SEED <= seed < BIG_SEED or seed >= BIG_SEED and seed % 2 == 0
-    scene = family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05) if looks else \
+    return family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05) if looks else \
         random_scene(seed, hand=0.05)
-    if seed >= BIG_SEED:
+
+
+def make_frame(seed: int, folder: Path) -> None:
+    """Render one training frame of `frame_scene(seed)` into `folder`: the frame (PNG) and
+    what is in it (JSON); from `BIG_SEED` on, its dice `BIG` times its look's size."""
+    rng = np.random.default_rng(seed)
+    scene, big = frame_scene(seed), seed >= BIG_SEED
+    if big:
         grown = scene.look.die_size * float(np.exp(rng.uniform(*np.log(BIG))))
         scene = replace(scene, look=replace(scene.look, die_size=grown))
     count = int(rng.integers(1, 7))
@@ -48,7 +54,7 @@ def make_frame(seed: int, folder: Path) -> None:
     cv2.imwrite(str(folder / f"{seed}.png"), rendered.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     (folder / f"{seed}.json").write_text(json.dumps({
         "calibration": cal, "dice": rendered.truth["dice"],
-        "die_size": scene.look.die_size if seed >= BIG_SEED else None}))
+        "die_size": scene.look.die_size if big else None}))
 
 
 def load_frame(seed: int, folder: Path) -> tuple:

@@ -12,15 +12,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import field_dice_frames as ff  # noqa: E402
 
 from bgboard.vision import dice as fd  # noqa: E402
-from bgboard.vision.looks import TRAINED, family_scene  # noqa: E402
-from bgboard.vision.synth import random_scene  # noqa: E402
 
 
 @pytest.mark.parametrize("seed", [ff.BIG_SEED + 4, ff.BIG_SEED + 5])
 def test_a_big_dice_frame_draws_its_dice_larger_than_its_looks_and_gives_their_side(
         seed, tmp_path):
-    look = family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05).look if seed % 2 == 0 \
-        else random_scene(seed, hand=0.05).look
+    look = ff.frame_scene(seed).look
     ff.make_frame(seed, tmp_path)
     meta = json.loads((tmp_path / f"{seed}.json").read_text())
     assert ff.BIG[0] <= meta["die_size"] / look.die_size <= ff.BIG[1]
