@@ -112,11 +112,19 @@ def tall_position(rng, least: int = 8) -> tuple[tuple[int, ...], dict]:
     return tuple(points), {"white": 0, "black": 0}
 
 
-def frame_patches(seed: int, looks: tuple[str, ...], *, tall: bool = False,
-                  big: bool = False, walls: bool = False, towers: bool = False,
-                  shade: bool = False, mono: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The 26 patches of one rendered frame and their signed counts. LOOK_FRAMES frames in a
-    row share a look (the renderer draws the board once for them), each its own position
+def frame_patches(seed: int, looks: tuple[str, ...], **options: bool
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The 26 patches of one rendered frame (`frame_view`) and their signed counts."""
+    image, cal, counts = frame_view(seed, looks, **options)
+    return Columns(FieldView(cal)).cut(image), counts
+
+
+def frame_view(seed: int, looks: tuple[str, ...], *, tall: bool = False,
+               big: bool = False, walls: bool = False, towers: bool = False,
+               shade: bool = False, mono: bool = False) -> tuple[np.ndarray, object, np.ndarray]:
+    """One rendered frame, the calibration it is read through (its corners moved as clicks
+    would place them) and its 26 rows' signed counts. LOOK_FRAMES frames in a row share a
+    look (the renderer draws the board once for them), each its own position
     (a `tall_position` when `tall`; checkers of BIG size when `big`; the board a box whose
     walls stand above the field when `walls`, the near ones hiding the checkers at its
     edge in part, as real photos taken at a slant show them: `train_field_corners.boxed`;
@@ -145,7 +153,7 @@ def frame_patches(seed: int, looks: tuple[str, ...], *, tall: bool = False,
     scene = replace(base, points=points, bar=bar, dice=dice)
     rendered = render(scene, look_seed)
     cal = from_dict(jittered(rendered.calibration, np.random.default_rng(seed)))
-    return Columns(FieldView(cal)).cut(rendered.image), labels(rendered.truth, scene.look)
+    return rendered.image, cal, labels(rendered.truth, scene.look)
 
 
 def shaded(look: Look, seed: int) -> Look:

@@ -6,7 +6,8 @@ by benchmarks/train_checkers.py on the named looks of `vision.looks` and runs wi
 DNN module (`vision/models/checkers.onnx`). Each row is read beside what its place looks
 like bare: first the frame's medians, then, for the points that reading is unsure of, its own
 row's bare points (light seldom falls alike on both rows). A row it is unsure of is read again
-mirrored left to right (the net was trained on both) and the two judgements averaged.
+mirrored left to right (the net was trained on both) and the two judgements averaged, and a
+tall pile is counted again with more pixels (`vision.piles`, when installed).
 Besides the board it gives each point's likely readings with their probabilities (the
 Observation's `point_options`).
 """
@@ -22,6 +23,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..calibration.rectify import FieldView
+from . import piles
 from .columns import (
     HEIGHT,
     ROW_COLOURS,
@@ -86,6 +88,8 @@ class ColumnReader:
         with the calibration): the net compares each row with it rather than with the frame's
         medians."""
         self.columns = Columns(view)
+        counter = piles.counter()
+        self.piles = piles.PileCounter(view, counter) if counter else None
         self.board = board if board is not None and board.shape == (26, HEIGHT, WIDTH, 3) \
             else None
         self.net = net(model)
@@ -97,10 +101,13 @@ class ColumnReader:
         self.sets = None if sets is None else np.array(sets, np.float32)
         self.first, self.second = Judgements(), Judgements()  # beside the frame's, the rows'
         self.last = self.first.counts, self.first.dark  # the last reading (a first is whole)
+        self.refs = None  # the bare references the last frame's rows were first read beside
 
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
         counts, dark = self.judge(patches)
+        if self.piles:
+            counts = self.piles.recount(image, counts, self.refs)
         likeliest = counts.argmax(1)
         dark = group_by_contrast(base_colours(patches), dark, likeliest > 0, self.sets, likeliest)
         table, board = row_tables(counts, dark), None
@@ -133,8 +140,9 @@ class ColumnReader:
         `columns.references`, and then, for the points that reading is unsure of, its own
         row's (`own_rows`)."""
         if self.board is not None:
+            self.refs = self.board
             return self.first.judge(patches, self.board, self.logits)[:2]
-        refs = references(patches)
+        refs = self.refs = references(patches)
         counts, dark, changed = self.first.judge(patches, refs, self.logits)
         if changed.any():  # else the reading stands: nothing moved, so neither did the rows
             self.last = self.own_rows(patches, refs, counts, dark)

@@ -31,26 +31,30 @@ SORT_SIX = ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (1, 4), (0, 3), (2, 
             (2, 4), (2, 3))  # compare-exchanges that sort six values
 
 
-def patch_matrix(view: FieldView, row: Row, outside: float = 0.0) -> np.ndarray:
+def patch_matrix(view: FieldView, row: Row, outside: float = 0.0, scale: int = 1
+                 ) -> np.ndarray:
     """Homography from patch pixels to frame pixels for `row`, its base moved `outside` column
-    widths further out."""
+    widths further out; the patch `scale` times WIDTH x HEIGHT pixels over the same place
+    (each `scale` x `scale` of its pixels cover one of the plain patch's)."""
     column = view.geo.column_width * view.w
-    sx = 2 * SIDE * column / WIDTH
-    sy = (BEFORE + LENGTH) * view.h / HEIGHT
-    x0 = row.base[0] - SIDE * column
-    y0 = row.base[1] - row.direction * (BEFORE * view.h + outside * column)
+    sx = 2 * SIDE * column / (WIDTH * scale)
+    sy = (BEFORE + LENGTH) * view.h / (HEIGHT * scale)
+    half = (1 - scale) / 2  # plain patch pixels' centres lie between the finer ones'
+    x0 = row.base[0] - SIDE * column + half * sx
+    y0 = row.base[1] - row.direction * (BEFORE * view.h + outside * column - half * sy)
     to_rect = np.array([[sx, 0, x0], [0, row.direction * sy, y0], [0, 0, 1]])
     return view.rect_to_image @ to_rect
 
 
 class Columns:
     """Cuts the 26 row patches (points 1..24, bar_low, bar_high) of frames seen through one
-    calibration."""
+    calibration, `scale` times WIDTH x HEIGHT pixels each (2: the pile reader's)."""
 
-    def __init__(self, view: FieldView):
+    def __init__(self, view: FieldView, scale: int = 1):
         self.view = view
+        self.size = (WIDTH * scale, HEIGHT * scale)
         self.outside = np.array([near_edge(view, row) for row in view.rows])  # cut further out
-        self.matrices = [patch_matrix(view, row, OUTSIDE if out else 0.0)
+        self.matrices = [patch_matrix(view, row, OUTSIDE if out else 0.0, scale)
                          for row, out in zip(view.rows, self.outside, strict=True)]
 
     def holding(self, field_xys, margin: float = 6.0) -> np.ndarray:
@@ -62,16 +66,16 @@ class Columns:
         px = self.view.cal.field_to_px(field_xys)
         for i, m in enumerate(self.matrices):
             u, v = cv2.perspectiveTransform(px.reshape(-1, 1, 2), np.linalg.inv(m))[:, 0].T
-            out[i] = np.any((u > -margin) & (u < WIDTH + margin) & (v > -margin) &
-                            (v < HEIGHT + margin))
+            out[i] = np.any((u > -margin) & (u < self.size[0] + margin) & (v > -margin) &
+                            (v < self.size[1] + margin))
         return out
 
-    def cut(self, image: np.ndarray) -> np.ndarray:
-        """The patches of a BGR frame: uint8 array (26, HEIGHT, WIDTH, 3)."""
-        return np.stack([cv2.warpPerspective(image, m, (WIDTH, HEIGHT),
+    def cut(self, image: np.ndarray, rows=range(26)) -> np.ndarray:
+        """The patches of a BGR frame (those of `rows`): uint8 array (26, H, W, 3)."""
+        return np.stack([cv2.warpPerspective(image, self.matrices[i], self.size,
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REFLECT)
-                         for m in self.matrices])
+                         for i in rows])
 
 
 def near_edge(view: FieldView, row: Row) -> bool:

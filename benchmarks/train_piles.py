@@ -1,0 +1,164 @@
+"""Train the pile counter: a small net that counts the checkers of a tall pile again, on a
+patch of the pile's column with twice the checker net's pixels each way (`vision.piles`).
+
+    python benchmarks/train_piles.py render --frames 6000        # tall rows into the cache
+    python benchmarks/train_piles.py train --epochs 16 --threads 2   # -> vision/models/piles.onnx
+
+The checker net reads each column at 32 pixels across a point; a checker stacked on another a
+tenth of a diameter off shows there by a rim two or three pixels wide, and the net reads
+most towers of six to nine as five (docs/vision.md). Frames are drawn as the checker net's
+(`train_checkers.frame_view`, the trained looks of `vision.looks`, seeds 700000 and up), a
+third of them with every pile of six or more stacked as towers, a third with a tall stack a
+side, a third random positions (players' piles on half the looks). Of each frame only the
+rows holding at least LEAST checkers are kept: their patch at twice the pixels, beside the
+checker net's bare reference of the row (`train_checkers.adapted`: the frame's, or a board's
+as an adapted reader keeps it), which the counter sees enlarged to its size. Shards of 100
+frames are cached, so rendering resumes; training checkpoints every epoch and resumes too.
+Needs PyTorch and onnx; bgboard runs the exported net with OpenCV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+from train_checkers import CACHE, LOOK_FRAMES, frame_view, write_shards  # beside this script
+from train_checkers import adapted as beside_adapted
+
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.columns import Columns
+from bgboard.vision.looks import TRAINED
+from bgboard.vision.piles import MODEL, SCALE, enlarge
+
+LEAST = 3  # the fewest checkers a row kept for training holds
+FIRST = 700_000  # first training seed
+KINDS = ({"towers": True}, {"tall": True}, {})  # drawn in turn, one per look of LOOK_FRAMES
+
+
+def kind(seed: int) -> dict[str, bool]:
+    """The `frame_view` options of the frame of `seed`: KINDS in turn, look by look."""
+    return KINDS[seed // LOOK_FRAMES % len(KINDS)]
+
+
+def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
+    """The tall rows of the frames of `seeds` (their checkers as large as real ones when
+    `big`): their patches at SCALE, their bare references (at the checker net's size) and
+    their signed counts."""
+    small, large, counts = [], [], []
+    for seed in seeds:
+        image, cal, signed = frame_view(seed, TRAINED, big=big, **kind(seed))
+        view = FieldView(cal)
+        small.append(Columns(view).cut(image))
+        rows = np.flatnonzero(np.abs(signed) >= LEAST)
+        large.append(Columns(view, SCALE).cut(image, rows) if len(rows) else None)
+        counts.append(signed)
+    refs = beside_adapted(np.stack(small), np.stack(counts), np.random.default_rng(seeds[0]))
+    refs = refs[..., 3:].reshape(len(seeds), 26, *refs.shape[1:3], 3)
+    keep = [np.flatnonzero(np.abs(c) >= LEAST) for c in counts]
+    return {"patches": np.concatenate([p for p in large if p is not None]),
+            "refs": np.concatenate([r[k] for r, k in zip(refs, keep, strict=True)]),
+            "counts": np.concatenate([c[k] for c, k in zip(counts, keep, strict=True)])}
+
+
+def load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Every cached tall row beside its reference enlarged (N, H, W, 6), filled in shard by
+    shard (40,000 rows take 3.4 GB), and its signed count."""
+    shards = sorted(folder.glob("shard_*[0-9].npz"))
+    if not shards:
+        raise SystemExit(f"no shards in {folder}: run the render step first")
+    counts = [np.load(path)["counts"] for path in shards]
+    first = np.load(shards[0])["patches"]
+    rows = np.empty((sum(map(len, counts)), *first.shape[1:3], 6), np.uint8)
+    at = 0
+    for path, signed in zip(shards, counts, strict=True):
+        shard = np.load(path)
+        rows[at:at + len(signed), ..., :3] = shard["patches"]
+        rows[at:at + len(signed), ..., 3:] = enlarge(shard["refs"])
+        at += len(signed)
+    return rows, np.concatenate(counts)
+
+
+def train(folder: Path, epochs: int, out: Path, threads: int, seed: int) -> None:
+    import torch
+    from checker_net import BATCH, augment, block
+    from checkpoints import keep, resume
+    from torch import nn
+
+    class PileNet(nn.Module):
+        """Count (16 classes) of the checkers in a tall row's patch at SCALE, beside its
+        bare reference enlarged: the checker net's layers with one more at the start."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(6, 16, stride=2), block(16, 24, stride=2), block(24, 32, stride=2),
+                block(32, 48), nn.MaxPool2d(2), block(48, 64))
+            self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
+                                      nn.Dropout(0.2), nn.Linear(96, 16))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.features(x))
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    gen = torch.Generator().manual_seed(seed)
+    rows, counts = load(folder)
+    data = torch.from_numpy(rows)
+    target = torch.from_numpy(np.abs(counts).astype(np.int64))
+    print(f"{len(data)} tall rows; counts {np.bincount(np.abs(counts), minlength=16)}",
+          flush=True)
+    net = PileNet()
+    steps = len(data) // BATCH + 1
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * steps)
+    checkpoint = folder.parent / f"{out.stem}.pt"
+    for epoch in range(resume(checkpoint, net, opt, sched), epochs):
+        t, total, right = time.time(), 0.0, 0
+        net.train()
+        for idx in torch.randperm(len(data), generator=gen).tensor_split(steps):
+            logits = net(augment(data[idx], gen, rng))
+            loss = nn.functional.cross_entropy(logits, target[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((logits.argmax(1) == target[idx]).sum())
+        keep(checkpoint, epoch, net, opt, sched)
+        print(f"epoch {epoch}: loss {total / len(data):.4f}, counts right "
+              f"{right / len(data):.4f} (augmented), {time.time() - t:.0f} s", flush=True)
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 6, *rows.shape[1:3]), str(out),
+                      input_names=["patch"], output_names=["count"],
+                      dynamic_axes={"patch": {0: "n"}}, opset_version=13, dynamo=False)
+    print(f"wrote {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("render", "train"))
+    parser.add_argument("--frames", type=int, default=6000)
+    parser.add_argument("--big", action="store_true",
+                        help="render checkers as large as real ones (train_checkers.BIG)")
+    parser.add_argument("--first", type=int, default=FIRST, help="first seed")
+    parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--cache", type=Path, default=CACHE.parent / "piles")
+    parser.add_argument("--out", type=Path, default=MODEL)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="CPU threads to train with (default 1: another job beside it)")
+    parser.add_argument("--seed", type=int, default=0, help="train: seed of the net and batches")
+    args = parser.parse_args()
+    if args.step == "render":
+        write_shards(args.frames, args.first, args.cache / "train",
+                     partial(shard_rows, big=args.big))
+    else:
+        train(args.cache / "train", args.epochs, args.out, args.threads, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Tall piles counted again at twice the pixels (`vision.piles`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision import piles
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.synth import START_POINTS, Scene, random_look, render
+
+
+def start_frame(seed: int = 3):
+    rendered = render(Scene(START_POINTS, look=random_look(np.random.default_rng(seed))), seed)
+    return rendered.image, FieldView(from_dict(rendered.calibration))
+
+
+def test_a_pile_patch_shows_the_same_place_as_the_checker_nets_with_twice_the_pixels() -> None:
+    image, view = start_frame()
+    small = Columns(view).cut(image)
+    large = Columns(view, piles.SCALE).cut(image, [0, 5, 11])
+    assert large.shape == (3, HEIGHT * piles.SCALE, WIDTH * piles.SCALE, 3)
+    shrunk = np.stack([cv2.resize(p, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
+                       for p in large])
+    difference = np.abs(shrunk.astype(int) - small[[0, 5, 11]]).mean()
+    assert difference < 4  # the same pixels but for resampling (a checker row's edge: ~100)
+
+
+def test_the_counters_input_is_each_patch_beside_its_reference_enlarged() -> None:
+    patches = np.full((2, HEIGHT * piles.SCALE, WIDTH * piles.SCALE, 3), 255, np.uint8)
+    refs = np.zeros((2, HEIGHT, WIDTH, 3), np.uint8)
+    refs[1] = 51
+    x = piles.pile_input(patches, refs)
+    assert x.shape == (2, 6, HEIGHT * piles.SCALE, WIDTH * piles.SCALE)
+    assert np.allclose(x[:, :3], 0.5) and np.allclose(x[0, 3:], -0.5)
+    assert np.allclose(x[1, 3:], 51 / 255 - 0.5)
+
+
+@pytest.mark.skipif(piles.counter() is None, reason="the pile counter is not installed")
+def test_only_rows_read_as_tall_piles_are_counted_again() -> None:
+    image, view = start_frame()
+    counts = np.zeros((26, 16), np.float32)
+    counts[:, 0] = 1.0
+    counts[5] = 0.0
+    counts[5, [3, 5]] = 0.2, 0.8  # White's 6-point (five checkers at the start): read tall
+    counts[11] = 0.0
+    counts[11, [3, 4]] = 0.6, 0.4  # the mid-point read short of TALL: left alone
+    refs = np.full((26, HEIGHT, WIDTH, 3), 128, np.uint8)
+    out = piles.PileCounter(view, piles.counter()).recount(image, counts, refs)
+    untouched = [i for i in range(26) if i != 5]
+    assert np.array_equal(out[untouched], counts[untouched])
+    assert out[5, 3] == pytest.approx(0.2) and out[5, :piles.TALL].sum() == pytest.approx(0.2)
+    assert out[5, piles.TALL:].sum() == pytest.approx(0.8)

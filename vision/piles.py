@@ -1,0 +1,71 @@
+"""Tall piles counted again with more pixels: the checker net reads each column at 32 pixels
+across a point, where a checker stacked on another a tenth of a diameter off shows only by a
+rim two or three pixels wide, and it reads most towers of six to nine as five
+(docs/vision.md), most of them unsure. A row it reads as a pile of TALL or more, less than
+UNSURE sure of its count, is cut again from the frame at SCALE times the pixels each way and
+counted by a second small net (`vision/models/
+piles.onnx`, trained by benchmarks/train_piles.py), beside the same bare reference enlarged;
+its count shares out the checker net's probability of a pile that tall among the counts from
+TALL up. Without the file, rows keep the checker net's count.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..calibration.rectify import FieldView
+from .columns import HEIGHT, WIDTH, Columns
+from .dice import MODELS
+
+MODEL = MODELS / "piles.onnx"
+SCALE = 2  # the counter's patch, times the checker net's pixels each way
+TALL = 4  # rows read as holding this many or more with TALL_SURE are counted again
+TALL_SURE = 0.5
+UNSURE = 0.9  # ... and less sure than this of their count (the checker net, sure, is right)
+
+
+@cache
+def counter(model: Path = MODEL) -> cv2.dnn.Net | None:
+    """The pile counter, or None when it is not installed."""
+    return cv2.dnn.readNetFromONNX(str(model)) if model.is_file() else None
+
+
+def enlarge(refs: np.ndarray) -> np.ndarray:
+    """Bare references at the checker net's size (N, HEIGHT, WIDTH, 3) at the counter's."""
+    size = (WIDTH * SCALE, HEIGHT * SCALE)
+    return np.stack([cv2.resize(r, size, interpolation=cv2.INTER_LINEAR) for r in refs])
+
+
+def pile_input(patches: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """The counter's input (NCHW float centred on zero): each patch at SCALE beside its
+    reference enlarged."""
+    x = np.concatenate([patches, enlarge(refs)], axis=-1).transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x, np.float32) * np.float32(1 / 255) - 0.5
+
+
+class PileCounter:
+    """Counts the tall rows of frames seen through one calibration again."""
+
+    def __init__(self, view: FieldView, net: cv2.dnn.Net):
+        self.columns = Columns(view, SCALE)
+        self.net = net
+
+    def recount(self, image: np.ndarray, counts: np.ndarray, refs: np.ndarray) -> np.ndarray:
+        """`counts` (rows x 16 probabilities) with each row the checker net reads as TALL or
+        more TALL_SURE, and its count less than UNSURE, counted again: its probability of TALL
+        or more shared out as the counter reads the row (`refs`: each row's bare reference,
+        as the checker net saw it)."""
+        rows = np.flatnonzero((counts[:, TALL:].sum(1) >= TALL_SURE) & (counts.max(1) < UNSURE))
+        if not len(rows):
+            return counts
+        self.net.setInput(pile_input(self.columns.cut(image, rows), refs[rows]))
+        logits = self.net.forward()
+        tall = np.exp(logits[:, TALL:] - logits[:, TALL:].max(1, keepdims=True))
+        tall /= tall.sum(1, keepdims=True)
+        out = counts.copy()
+        out[rows, TALL:] = counts[rows, TALL:].sum(1, keepdims=True) * tall
+        return out
