@@ -9,7 +9,7 @@ import pytest
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import piles
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns, references
 from bgboard.vision.synth import START_POINTS, Scene, random_look, render
 
 
@@ -39,18 +39,39 @@ def test_the_counters_input_is_each_patch_beside_its_reference_enlarged() -> Non
     assert np.allclose(x[1, 3:], 51 / 255 - 0.5)
 
 
-@pytest.mark.skipif(piles.counter() is None, reason="the pile counter is not installed")
-def test_only_rows_read_as_tall_piles_are_counted_again() -> None:
+class SevenCounter:
+    """A stand-in for the pile counter, which is not installed (docs/vision.md): it reads
+    every row it is given as seven checkers and keeps the input it was given."""
+
+    def setInput(self, x: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
+        self.x = x
+
+    def forward(self) -> np.ndarray:
+        logits = np.zeros((len(self.x), 16), np.float32)
+        logits[:, 7] = 5.0
+        return logits
+
+
+def test_only_tall_rows_the_checker_net_is_unsure_of_are_counted_again() -> None:
     image, view = start_frame()
     counts = np.zeros((26, 16), np.float32)
     counts[:, 0] = 1.0
-    counts[5] = 0.0
-    counts[5, [3, 5]] = 0.2, 0.8  # White's 6-point (five checkers at the start): read tall
-    counts[11] = 0.0
-    counts[11, [3, 4]] = 0.6, 0.4  # the mid-point read short of TALL: left alone
-    refs = np.full((26, HEIGHT, WIDTH, 3), 128, np.uint8)
-    out = piles.PileCounter(view, piles.counter()).recount(image, counts, refs)
+    for row, reading in ((5, {3: 0.2, 5: 0.8}),  # White's 6-point: a tall pile, unsure
+                         (11, {3: 0.6, 4: 0.4}),  # the mid-point read short of TALL
+                         (18, {5: 0.95, 6: 0.05})):  # Black's 6-point read sure
+        counts[row] = 0.0
+        for n, p in reading.items():
+            counts[row, n] = p
+    refs = references(Columns(view).cut(image))
+    seven = SevenCounter()
+    out = piles.PileCounter(view, seven).recount(image, counts, refs)
+    assert seven.x.shape == (1, 6, HEIGHT * piles.SCALE, WIDTH * piles.SCALE)
     untouched = [i for i in range(26) if i != 5]
     assert np.array_equal(out[untouched], counts[untouched])
     assert out[5, 3] == pytest.approx(0.2) and out[5, :piles.TALL].sum() == pytest.approx(0.2)
     assert out[5, piles.TALL:].sum() == pytest.approx(0.8)
+    assert out[5].argmax() == 7 and out[5, 7] == pytest.approx(0.8 / (1 + 11 * np.exp(-5)))
+
+
+def test_a_counter_file_that_is_not_there_gives_no_counter() -> None:
+    assert piles.counter(piles.MODEL.with_name("no_such_counter.onnx")) is None

@@ -3,10 +3,11 @@ across a point, where a checker stacked on another a tenth of a diameter off sho
 rim two or three pixels wide, and it reads most towers of six to nine as five
 (docs/vision.md), most of them unsure. A row it reads as a pile of TALL or more, less than
 UNSURE sure of its count, is cut again from the frame at SCALE times the pixels each way and
-counted by a second small net (`vision/models/
-piles.onnx`, trained by benchmarks/train_piles.py), beside the same bare reference enlarged;
+counted by a second small net (`vision/models/piles.onnx`, trained by
+benchmarks/train_piles.py), beside the same bare reference enlarged;
 its count shares out the checker net's probability of a pile that tall among the counts from
-TALL up. Without the file, rows keep the checker net's count.
+TALL up. Without the file, rows keep the checker net's count; it is not shipped yet: trained
+on renders alone it misreads real piles (docs/vision.md).
 """
 
 from __future__ import annotations
