@@ -48,7 +48,7 @@ def patch_matrix(view: FieldView, row: Row, outside: float = 0.0, scale: int = 1
 
 class Columns:
     """Cuts the 26 row patches (points 1..24, bar_low, bar_high) of frames seen through one
-    calibration, `scale` times WIDTH x HEIGHT pixels each (2: the pile reader's)."""
+    calibration, `scale` times WIDTH x HEIGHT pixels each (2: the pile counter's)."""
 
     def __init__(self, view: FieldView, scale: int = 1):
         self.view = view
@@ -71,7 +71,8 @@ class Columns:
         return out
 
     def cut(self, image: np.ndarray, rows=range(26)) -> np.ndarray:
-        """The patches of a BGR frame (those of `rows`): uint8 array (26, H, W, 3)."""
+        """The patches of a BGR frame, of all 26 rows or of `rows`: uint8 array (rows, H, W,
+        3), `size` pixels each."""
         return np.stack([cv2.warpPerspective(image, self.matrices[i], self.size,
                                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REFLECT)
