@@ -90,39 +90,71 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
     on different rows."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
+    net = ColumnNet(widths).to(device)
+
+    def scored(outputs: tuple[torch.Tensor, torch.Tensor], signed: torch.Tensor) -> tuple:
+        count_logits, colour_logits = outputs
+        right = (count_logits.argmax(1) == signed.abs().clamp(0, 15)).sum()
+        return losses(count_logits, colour_logits, signed), right
+
+    fit(net, torch.from_numpy(patches).to(device), torch.from_numpy(counts).to(device), epochs,
+        cache / f"{out.stem}.pt", scored, seed)
+    export(net.cpu(), out)
+
+
+def fit(net: nn.Module, data: torch.Tensor, labels: torch.Tensor, epochs: int,
+        checkpoint: Path, scored, seed: int) -> None:
+    """Train `net` on the uint8 rows `data` beside their references (changed by `augment`)
+    against `labels`, on their device: AdamW with a one-cycle rate, BATCH rows a step,
+    `scored(outputs, labels)` giving a batch's loss and how many counts it read right;
+    checkpointed at `checkpoint` every epoch, and resumed from it."""
+    device = data.device
     rng = np.random.default_rng(seed)
     gen = torch.Generator(device).manual_seed(seed)
-    net = ColumnNet(widths).to(device)
-    data = torch.from_numpy(patches).to(device)
-    signed = torch.from_numpy(counts).to(device)
     steps = len(data) // BATCH + 1
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * steps)
-    checkpoint = cache / f"{out.stem}.pt"
     first = resume(checkpoint, net, opt, sched)
     for epoch in range(first, epochs):
         t, (total, right) = time.time(), torch.zeros(2, device=device)
         net.train()
         for idx in torch.randperm(len(data), generator=gen, device=device).tensor_split(steps):
-            count_logits, colour_logits = net(augment(data[idx], gen, rng))
-            loss = losses(count_logits, colour_logits, signed[idx])
+            loss, hits = scored(net(augment(data[idx], gen, rng)), labels[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.detach() * len(idx)
-            right += (count_logits.argmax(1) == signed[idx].abs().clamp(0, 15)).sum()
+            right += hits
         keep(checkpoint, epoch, net, opt, sched)
         print(f"epoch {epoch}: loss {float(total) / len(data):.4f}, counts right "
               f"{float(right) / len(data):.4f} (augmented), {time.time() - t:.0f} s", flush=True)
-    export(net.cpu(), out)
 
 
-def export(net: ColumnNet, out: Path) -> None:
+class PileNet(nn.Module):
+    """The pile counter (vision.piles): the count (16 classes) of the checkers in a tall
+    row's patch at twice the column net's pixels, beside its bare reference enlarged; the
+    column net's layers with one more at the start."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            block(CHANNELS, 16, stride=2), block(16, 24, stride=2), block(24, 32, stride=2),
+            block(32, 48), nn.MaxPool2d(2), block(48, 64))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
+                                  nn.Dropout(0.2), nn.Linear(96, 16))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def export(net: nn.Module, out: Path, size: tuple[int, int] = (112, 32),
+           outputs: tuple[str, ...] = ("count", "colour")) -> None:
+    """`net` as ONNX at `out`, its input "patch" (N, CHANNELS, *size)."""
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, CHANNELS, 112, 32), str(out), input_names=["patch"],
-                      output_names=["count", "colour"], dynamic_axes={"patch": {0: "n"}},
+    torch.onnx.export(net, torch.zeros(1, CHANNELS, *size), str(out), input_names=["patch"],
+                      output_names=list(outputs), dynamic_axes={"patch": {0: "n"}},
                       opset_version=13, dynamo=False)
     print(f"wrote {out}")
 

@@ -20,7 +20,6 @@ Needs PyTorch and onnx; bgboard runs the exported net with OpenCV.
 from __future__ import annotations
 
 import argparse
-import time
 from functools import partial
 from pathlib import Path
 
@@ -47,18 +46,18 @@ def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
     """The tall rows of the frames of `seeds` (their checkers as large as real ones when
     `big`): their patches at SCALE, their bare references (at the checker net's size) and
     their signed counts."""
-    small, large, counts = [], [], []
+    small, large, counts, keep = [], [], [], []
     for seed in seeds:
         image, cal, signed = frame_view(seed, TRAINED, big=big, **kind(seed))
         view = FieldView(cal)
         small.append(Columns(view).cut(image))
-        rows = np.flatnonzero(np.abs(signed) >= LEAST)
-        large.append(Columns(view, SCALE).cut(image, rows) if len(rows) else None)
         counts.append(signed)
+        keep.append(np.flatnonzero(np.abs(signed) >= LEAST))
+        if len(keep[-1]):
+            large.append(Columns(view, SCALE).cut(image, keep[-1]))
     refs = beside_adapted(np.stack(small), np.stack(counts), np.random.default_rng(seeds[0]))
     refs = refs[..., 3:].reshape(len(seeds), 26, *refs.shape[1:3], 3)
-    keep = [np.flatnonzero(np.abs(c) >= LEAST) for c in counts]
-    return {"patches": np.concatenate([p for p in large if p is not None]),
+    return {"patches": np.concatenate(large),
             "refs": np.concatenate([r[k] for r, k in zip(refs, keep, strict=True)]),
             "counts": np.concatenate([c[k] for c, k in zip(counts, keep, strict=True)])}
 
@@ -82,61 +81,25 @@ def load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train(folder: Path, epochs: int, out: Path, threads: int, seed: int) -> None:
+    """Train the pile counter on the cached rows (resuming from <folder's parent>/<out's
+    name>.pt) with `threads` CPU threads, then export it to `out` as ONNX."""
     import torch
-    from checker_net import BATCH, augment, block
-    from checkpoints import keep, resume
+    from checker_net import PileNet, export, fit
     from torch import nn
-
-    class PileNet(nn.Module):
-        """Count (16 classes) of the checkers in a tall row's patch at SCALE, beside its
-        bare reference enlarged: the checker net's layers with one more at the start."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.features = nn.Sequential(
-                block(6, 16, stride=2), block(16, 24, stride=2), block(24, 32, stride=2),
-                block(32, 48), nn.MaxPool2d(2), block(48, 64))
-            self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * 14 * 4, 96), nn.ReLU(),
-                                      nn.Dropout(0.2), nn.Linear(96, 16))
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return self.head(self.features(x))
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    rng = np.random.default_rng(seed)
-    gen = torch.Generator().manual_seed(seed)
-    rows, counts = load(folder)
-    data = torch.from_numpy(rows)
-    target = torch.from_numpy(np.abs(counts).astype(np.int64))
-    print(f"{len(data)} tall rows; counts {np.bincount(np.abs(counts), minlength=16)}",
-          flush=True)
     net = PileNet()
-    steps = len(data) // BATCH + 1
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * steps)
-    checkpoint = folder.parent / f"{out.stem}.pt"
-    for epoch in range(resume(checkpoint, net, opt, sched), epochs):
-        t, total, right = time.time(), 0.0, 0
-        net.train()
-        for idx in torch.randperm(len(data), generator=gen).tensor_split(steps):
-            logits = net(augment(data[idx], gen, rng))
-            loss = nn.functional.cross_entropy(logits, target[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-            right += int((logits.argmax(1) == target[idx]).sum())
-        keep(checkpoint, epoch, net, opt, sched)
-        print(f"epoch {epoch}: loss {total / len(data):.4f}, counts right "
-              f"{right / len(data):.4f} (augmented), {time.time() - t:.0f} s", flush=True)
-    net.eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 6, *rows.shape[1:3]), str(out),
-                      input_names=["patch"], output_names=["count"],
-                      dynamic_axes={"patch": {0: "n"}}, opset_version=13, dynamo=False)
-    print(f"wrote {out}")
+    rows, counts = load(folder)
+    print(f"{len(rows)} tall rows; counts {np.bincount(np.abs(counts), minlength=16)}",
+          flush=True)
+
+    def scored(logits: torch.Tensor, target: torch.Tensor) -> tuple:
+        return nn.functional.cross_entropy(logits, target), (logits.argmax(1) == target).sum()
+
+    fit(net, torch.from_numpy(rows), torch.from_numpy(np.abs(counts).astype(np.int64)), epochs,
+        folder.parent / f"{out.stem}.pt", scored, seed)
+    export(net, out, rows.shape[1:3], ("count",))
 
 
 def main() -> None:

@@ -101,13 +101,12 @@ class ColumnReader:
         self.sets = None if sets is None else np.array(sets, np.float32)
         self.first, self.second = Judgements(), Judgements()  # beside the frame's, the rows'
         self.last = self.first.counts, self.first.dark  # the last reading (a first is whole)
-        self.refs = None  # the bare references the last frame's rows were first read beside
 
     def read(self, image: np.ndarray) -> Reading:
         patches = self.columns.cut(image)
-        counts, dark = self.judge(patches)
+        counts, dark, refs = self.judge(patches)
         if self.piles:
-            counts = self.piles.recount(image, counts, self.refs)
+            counts = self.piles.recount(image, counts, refs)
         likeliest = counts.argmax(1)
         dark = group_by_contrast(base_colours(patches), dark, likeliest > 0, self.sets, likeliest)
         table, board = row_tables(counts, dark), None
@@ -134,19 +133,18 @@ class ColumnReader:
             self.board = np.where(taken[:, None, None, None], self.board, patches)
         return self.board
 
-    def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def judge(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The net's count probabilities and dark-set probability per patch, each patch seen
         beside what its place looks like bare: the board's look when adapted; else the frame's
         `columns.references`, and then, for the points that reading is unsure of, its own
-        row's (`own_rows`)."""
+        row's (`own_rows`). Third, the references the rows were first read beside."""
         if self.board is not None:
-            self.refs = self.board
-            return self.first.judge(patches, self.board, self.logits)[:2]
-        refs = self.refs = references(patches)
+            return *self.first.judge(patches, self.board, self.logits)[:2], self.board
+        refs = references(patches)
         counts, dark, changed = self.first.judge(patches, refs, self.logits)
         if changed.any():  # else the reading stands: nothing moved, so neither did the rows
             self.last = self.own_rows(patches, refs, counts, dark)
-        return self.last[0].copy(), self.last[1].copy()
+        return self.last[0].copy(), self.last[1].copy(), refs
 
     def own_rows(self, patches: np.ndarray, refs: np.ndarray, counts: np.ndarray,
                  dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
