@@ -103,9 +103,10 @@ def train(patches: np.ndarray, counts: np.ndarray, epochs: int, cache: Path, out
 
 
 def fit(net: nn.Module, data: torch.Tensor, labels: torch.Tensor, epochs: int,
-        checkpoint: Path, scored, seed: int) -> None:
+        checkpoint: Path, scored, seed: int, peak: float = 3e-3) -> None:
     """Train `net` on the uint8 rows `data` beside their references (changed by `augment`)
-    against `labels`, on their device: AdamW with a one-cycle rate, BATCH rows a step,
+    against `labels`, on their device: AdamW with a one-cycle rate rising to `peak`, BATCH
+    rows a step,
     `scored(outputs, labels)` giving a batch's loss and how many counts it read right;
     checkpointed at `checkpoint` every epoch, and resumed from it."""
     device = data.device
@@ -113,7 +114,7 @@ def fit(net: nn.Module, data: torch.Tensor, labels: torch.Tensor, epochs: int,
     gen = torch.Generator(device).manual_seed(seed)
     steps = len(data) // BATCH + 1
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=epochs * steps)
     first = resume(checkpoint, net, opt, sched)
     for epoch in range(first, epochs):
         t, (total, right) = time.time(), torch.zeros(2, device=device)

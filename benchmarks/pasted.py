@@ -30,19 +30,20 @@ FEATHER = 0.12  # the sprite's edge fades over this share of its radius
 SLACK = 1.06  # a sprite is cut this much wider than the checker, its edge faded out
 
 
-def checker_size(view: FieldView) -> tuple[float, float]:
-    """A checker's (across, along) diameters in patch pixels through `view`."""
+def checker_size(view: FieldView, scale: int = 1) -> tuple[float, float]:
+    """A checker's (across, along) diameters in pixels of patches `scale` times the checker
+    net's (`Columns(view, scale)`) through `view`."""
     across = RATIO * WIDTH / (2 * SIDE)
     along = RATIO * view.geo.column_width * view.w / view.h * HEIGHT / (BEFORE + LENGTH)
-    return across, along
+    return across * scale, along * scale
 
 
-def centre(k: int, along: float) -> tuple[float, float]:
-    """Patch pixel (x, y) of the middle of a row's k-th checker (0 at the base): ROW from the
-    base, then on top between them."""
-    base = BEFORE / (BEFORE + LENGTH) * HEIGHT
+def centre(k: int, along: float, scale: int = 1) -> tuple[float, float]:
+    """Pixel (x, y), in a patch `scale` times the checker net's, of the middle of a row's
+    k-th checker (0 at the base): ROW from the base, then on top between them."""
+    base = BEFORE / (BEFORE + LENGTH) * HEIGHT * scale
     step = k if k < ROW else k - ROW + 0.5
-    return WIDTH / 2, base + (step + 0.5) * along
+    return WIDTH * scale / 2, base + (step + 0.5) * along
 
 
 def mask(h: int, w: int) -> np.ndarray:
@@ -55,18 +56,19 @@ def mask(h: int, w: int) -> np.ndarray:
 
 def paste(patch: np.ndarray, piece: np.ndarray, n: int, size: tuple[float, float],
           rng) -> np.ndarray:
-    """`patch` with `n` checkers that look like `piece` (one of `sprites`) piled on it from its
-    base, each resized to `size` and nudged a pixel or two off the column's middle as real
-    checkers lie."""
+    """`patch` (of any `Columns` scale) with `n` checkers that look like `piece` (one of
+    `sprites`) piled on it from its base, each resized to `size` and nudged a pixel or two
+    (at the checker net's scale) off the column's middle as real checkers lie."""
+    scale = len(patch) // HEIGHT
     out = patch.astype(np.float32)
     w, h = (round(SLACK * s) for s in size)
     picture = cv2.resize(piece, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     alpha = mask(h, w)[..., None]
     for k in range(n):
-        x, y = centre(k, size[1])
-        x0 = round(x - w / 2 + rng.normal(0, 1.0))
-        y0 = round(y - h / 2 + rng.normal(0, 0.5))
-        inside = np.s_[max(y0, 0):min(y0 + h, HEIGHT), max(x0, 0):min(x0 + w, WIDTH)]
+        x, y = centre(k, size[1], scale)
+        x0 = round(x - w / 2 + rng.normal(0, 1.0) * scale)
+        y0 = round(y - h / 2 + rng.normal(0, 0.5) * scale)
+        inside = np.s_[max(y0, 0):min(y0 + h, len(patch)), max(x0, 0):min(x0 + w, patch.shape[1])]
         cut = np.s_[inside[0].start - y0:inside[0].stop - y0,
                     inside[1].start - x0:inside[1].stop - x0]
         a = alpha[cut]
@@ -78,8 +80,10 @@ def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, l
     """The checkers of a photo's labelled boxes (`boxes`: (light, x, y), their middles in
     photo pixels), each cut SLACK times a checker's size around its middle in the patch of the
     point it lies on, where that point holds its set (counts: signed, + light); by set (+1
-    light, -1 dark). A box whose checker the patch does not show whole gives none."""
-    w, h = (round(SLACK * s) for s in checker_size(columns.view))
+    light, -1 dark). A box whose checker the patch does not show whole gives none. The
+    patches are `columns`' (of any scale)."""
+    width, height = columns.size
+    w, h = (round(SLACK * s) for s in checker_size(columns.view, height // HEIGHT))
     found: dict[int, list[np.ndarray]] = {1: [], -1: []}
     for light, x, y in boxes:
         s = 1 if light else -1
@@ -88,7 +92,7 @@ def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, l
                 continue
             (u, v), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64),
                                                np.linalg.inv(matrix))[0]
-            if abs(u - WIDTH / 2) < w / 4 and h / 2 <= v <= HEIGHT - h / 2:
+            if abs(u - width / 2) < w / 4 and h / 2 <= v <= height - h / 2:
                 found[s].append(cv2.getRectSubPix(patch, (w, h), (u - 0.5, v - 0.5)))
                 break
     return found
@@ -97,15 +101,16 @@ def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, l
 def composite(patches: np.ndarray, counts: np.ndarray, bare: np.ndarray, view: FieldView,
               donors: list[dict[int, list[np.ndarray]]], own: dict[int, list[np.ndarray]],
               rng) -> tuple[np.ndarray, np.ndarray]:
-    """A photo's 26 patches with checkers pasted on SHARE of its `bare` points, and the rows'
-    signed counts: the checkers of one donor (its `own` with odds OWN, else one of
-    `donors`), each point one set, COUNTS checkers with odds ODDS."""
+    """A photo's 26 patches (of any `Columns` scale, the donors' sprites cut at the same) with
+    checkers pasted on SHARE of its `bare` points, and the rows' signed counts: the checkers
+    of one donor (its `own` with odds OWN, else one of `donors`), each point one set, COUNTS
+    checkers with odds ODDS."""
     donor = own if rng.random() < OWN or not donors else donors[rng.integers(len(donors))]
     sets = [s for s in (1, -1) if donor[s]]
     out, signed = patches.copy(), counts.copy()
     if not sets:
         return out, signed
-    size = checker_size(view)
+    size = checker_size(view, patches.shape[1] // HEIGHT)
     for i in np.flatnonzero(bare):
         if rng.random() >= SHARE:
             continue

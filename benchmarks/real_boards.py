@@ -1,8 +1,9 @@
 """Today's reader on the labelled real board photos, field corners given: the yardstick.
 
     python benchmarks/real_boards.py [--fold N ...] [--worst N] [--show DIR] [--copies]
-        [--checkers net|colour] [--net FILE.onnx] [--auto [--finder-net FILE.onnx]]
-    python benchmarks/real_boards.py --same-board [--net FILE.onnx]
+        [--checkers net|colour] [--net FILE.onnx] [--pile-net FILE.onnx]
+        [--auto [--finder-net FILE.onnx]]
+    python benchmarks/real_boards.py --same-board [--net FILE.onnx] [--pile-net FILE.onnx]
 
 Reads every whole-field photo of benchmarks/data/real_boards.json (its chosen copy from
 ../shared/data/real-boards) with `bgboard.vision.read.Reader` through the minimal calibration
@@ -17,7 +18,8 @@ probability `point_options` gives it, in bands of that probability (honest uncer
 sheared or grey versions of the same photos) and prints their figures apart: they are the same
 positions, so they say how the reading holds up to such changes, not more photos.
 `--checkers net --net 'cache/fold{fold}.onnx'` reads each photo with the net trained without
-its fold: the cross-validated figure of the learned reader.
+its fold: the cross-validated figure of the learned reader; `--pile-net` likewise chooses the
+pile counter (`vision.piles`; a name that is no file: none).
 `--same-board` reads each photo of a board that has several labelled photos (SAME_BOARDS)
 unadapted and adapted on each other photo of that board, as `bgboard calibrate` adapts the
 reader on the start frame (the other photo's bare rows as references).
@@ -43,6 +45,7 @@ import numpy as np
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.column_reader import MODEL, ColumnReader
 from bgboard.vision.columns import Columns, board_references
+from bgboard.vision.piles import MODEL as PILES
 from bgboard.vision.read import CHECKER_READERS, Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -104,11 +107,13 @@ def score(entry: dict, obs: dict) -> dict:
             "tally": tally(truth, reading, skip), "sure": sure}
 
 
-def read_photo(entry: dict, checkers: str = "net", net: Path = MODEL) -> tuple[np.ndarray, dict]:
+def read_photo(entry: dict, checkers: str = "net", net: Path = MODEL,
+               pile_net: Path = PILES) -> tuple[np.ndarray, dict]:
     """The entry's copy of the photo and its reading through its minimal calibration by the
-    checker reader `checkers` (colour, or net with the ONNX file `net`)."""
+    checker reader `checkers` (colour, or net with the ONNX file `net` and the pile counter
+    `pile_net`)."""
     image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
-    return image, Reader(calibration(entry), checkers, net).read(image)
+    return image, Reader(calibration(entry), checkers, net, pile_net=pile_net).read(image)
 
 
 def show(entry: dict, image: np.ndarray, obs: dict, result: dict, out: Path) -> Path:
@@ -235,9 +240,10 @@ def no_start_naming(entry: dict, readings: list[dict]) -> dict:
 
 
 def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
-            net: Path = MODEL, finder: str | None = None) -> list[dict]:
+            net: Path = MODEL, finder: str | None = None, pile_net: Path = PILES) -> list[dict]:
     """Read and score each labelled photo copy (with its corners, or `finder` "auto" or the
-    learned finder's net: found in the photo); picture it into `show_dir` if given."""
+    learned finder's net: found in the photo); picture it into `show_dir` if given. `net` and
+    `pile_net` (with its corners) may name each photo's fold as `{fold}`."""
     results = []
     for entry in entries:
         fold = entry["fold"]
@@ -250,7 +256,8 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
                 continue
             entry = {**entry, "corners_px": obs["corners_px"]}
         else:
-            image, obs = read_photo(entry, checkers, fold_net)
+            image, obs = read_photo(entry, checkers, fold_net,
+                                    Path(str(pile_net).format(fold=fold)))
             first = None
         results.append({**score(entry, obs), "found": True})
         if first is not None:
@@ -260,7 +267,7 @@ def measure(entries: list[dict], show_dir: Path | None, checkers: str = "net",
     return results
 
 
-def same_board(net: Path) -> None:
+def same_board(net: Path, pile_net: Path = PILES) -> None:
     """Print how each photo of a board with several labelled photos reads unadapted and
     adapted on each other photo of that board (its bare rows, by its labels, as the reader's
     references: `vision.columns.board_references`), through the net for the photo's fold."""
@@ -273,14 +280,17 @@ def same_board(net: Path) -> None:
             entry = entries[name]
             image = cv2.imread(str(PHOTOS / "images" / entry["copy"]))
             view, model = FieldView(calibration(entry)), Path(str(net).format(fold=entry["fold"]))
-            plain = score(entry, {"points": ColumnReader(view, model).read(image).points,
+            counter = Path(str(pile_net).format(fold=entry["fold"]))
+            plain = score(entry, {"points": ColumnReader(view, model, pile_net=counter
+                                                         ).read(image).points,
                                   "bar": entry["bar"]})
             for other in (entries[n] for n in group if n != name):
                 seen = cv2.imread(str(PHOTOS / "images" / other["copy"]))
                 on_bar = 1 if sum(other["bar"].values()) else 0  # labelled by colour, not half
                 board = board_references(Columns(FieldView(calibration(other))).cut(seen),
                                          [*other["points"], on_bar, on_bar])
-                points = ColumnReader(view, model, board=board).read(image).points
+                points = ColumnReader(view, model, board=board, pile_net=counter
+                                      ).read(image).points
                 adapted = score(entry, {"points": points, "bar": entry["bar"]})
                 print(f"| {name} | {entry['fold']} | {plain['right']}/{plain['points']} | "
                       f"{other['name']} | {adapted['right']}/{adapted['points']} |")
@@ -303,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the column net --checkers net uses (default the shipped one); "
                              "{fold} in the name is each photo's fold, to cross-validate nets "
                              "trained with that fold held out")
+    parser.add_argument("--pile-net", type=Path, default=PILES, metavar="FILE.onnx",
+                        help="the pile counter (default the installed one, if any; {fold} as "
+                             "for --net); not with --auto, which reads as `bgboard read` does")
     parser.add_argument("--same-board", action="store_true",
                         help="only: read each photo of a board with several labelled photos "
                              "adapted on each other photo of it")
@@ -313,16 +326,18 @@ def main(argv: list[str] | None = None) -> int:
                              "photo's fold)")
     args = parser.parse_args(argv)
     finder = (args.finder_net or "auto") if args.auto else None
+    if args.auto and args.pile_net != PILES:
+        parser.error("--pile-net: not with --auto")
     if not PHOTOS.is_dir():
         parser.exit(2, f"real_boards.py: the photos are not at {PHOTOS}\n")
     if args.same_board:
-        same_board(args.net)
+        same_board(args.net, args.pile_net)
         return 0
     if args.show:
         args.show.mkdir(parents=True, exist_ok=True)
     chosen = [e for e in load_labels()
               if not e["partial"] and (not args.fold or e["fold"] in args.fold)]
-    results = measure(chosen, args.show, args.checkers, args.net, finder)
+    results = measure(chosen, args.show, args.checkers, args.net, finder, args.pile_net)
     how = "the field found in the photo" if finder else "corners given"
     report(f"Real board photos, {how}, {args.checkers} checker reader: "
            f"{len(results)} photos", results, args.worst)
@@ -335,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
               f"naming; the first reading named so in {sum(named)}")
     if args.copies:
         copies = [{**c, "chosen": e["copy"]} for e in chosen for c in copy_entries(e)]
-        results = measure(copies, args.show, args.checkers, args.net, finder)
+        results = measure(copies, args.show, args.checkers, args.net, finder, args.pile_net)
         names = len({e["name"] for e in copies})
         print()
         report(f"Other copies of {names} of those photos, corners carried over: "

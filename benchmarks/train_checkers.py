@@ -266,6 +266,25 @@ def shade_row(rows: np.ndarray, rng) -> np.ndarray:
     return out
 
 
+def real_photos(folds: set[int]):
+    """Each labelled real photo in `folds` and each of its copies with corners: (its entry,
+    the entry as that copy sees it, the image, a minimal calibration through the labelled
+    corners, which of the 24 points are labelled for sure, the 26 rows' signed counts)."""
+    import cv2
+    from label_real_boards import PHOTOS, copy_entries, load_labels
+
+    for entry in load_labels():
+        if entry["partial"] or entry["fold"] not in folds:
+            continue
+        uncertain = set(entry.get("uncertain_points", ()))
+        keep = np.array([i + 1 not in uncertain for i in range(24)])
+        for seen in (entry, *copy_entries(entry)):
+            image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
+            minimal = {"version": 1, "image_size": seen["image_size"],
+                       "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
+            yield entry, seen, image, minimal, keep, np.array([*seen["points"], 0, 0], np.int8)
+
+
 def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
                  shade: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The point patches of the labelled real photos in `folds`, and their signed counts:
@@ -275,37 +294,15 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
     a `shade` share of the moved cuts with one row in a wall's shade (`shade_row`); then `pasted`
     cuts more of each with real checkers pasted on its bare points (`pasted.composite`: its
     own checkers or another photo's of these folds)."""
-    import cv2
-    from label_real_boards import PHOTOS, checker_centres, copy_entries, load_labels
-    from pasted import composite, sprites
+    from pasted import composite
 
     rng = np.random.default_rng(1)
-    photos, donors = [], []
-    for entry in load_labels():
-        if entry["partial"] or entry["fold"] not in folds:
-            continue
-        uncertain = set(entry.get("uncertain_points", ()))
-        keep = np.array([i + 1 not in uncertain for i in range(24)])
-        own = None
-        for seen in (entry, *copy_entries(entry)):
-            image = cv2.imread(str(PHOTOS / "images" / seen["copy"]))
-            minimal = {"version": 1, "image_size": seen["image_size"],
-                       "corners_px": seen["corners_px"], "geometry": seen["geometry"]}
-            labelled = np.array([*seen["points"], 0, 0], np.int8)
-            if own is None and pasted:  # the board's checkers, from its chosen copy
-                columns = Columns(FieldView(from_dict(minimal)))
-                boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
-                                        tuple(seen["image_size"]))
-                own = sprites(columns.cut(image), columns, labelled, boxes)
-                donors.append(own)
-            photos.append((image, minimal, keep, labelled, own))
+    photos, donors = real_photos_with_sprites(folds, 1 if pasted else 0)
     patches, counts = [], []
     for image, minimal, keep, labelled, own in photos:
-        sigma = REAL_JITTER * image.shape[1]
         bare = np.r_[(labelled[:24] == 0) & keep, False, False]
         for cut in range(cuts + pasted):
-            moved = jittered(minimal, rng, sigma) if cut else minimal
-            view = FieldView(from_dict(moved))
+            view = FieldView(from_dict(real_cut(minimal, image, cut, rng)))
             rows, signed = Columns(view).cut(image), labelled
             if cut >= cuts:
                 rows, signed = composite(rows, labelled, bare, view, donors, own, rng)
@@ -314,6 +311,33 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
             patches.append(with_references(rows[None])[:24][keep])
             counts.append(signed[:24][keep])
     return np.concatenate(patches), np.concatenate(counts)
+
+
+def real_photos_with_sprites(folds: set[int], scale: int) -> tuple[list[tuple], list[dict]]:
+    """`real_photos`' (image, minimal calibration, sure points, signed counts, its board's
+    checkers) and every board's checkers: `pasted.sprites` of each photo's chosen copy, cut
+    from patches `scale` times the checker net's (0: none)."""
+    from label_real_boards import PHOTOS, checker_centres
+    from pasted import sprites
+
+    photos, donors = [], []
+    for entry, seen, image, minimal, keep, labelled in real_photos(folds):
+        if seen is entry:
+            own = None
+        if own is None and scale:  # the board's checkers, from its chosen copy
+            columns = Columns(FieldView(from_dict(minimal)), scale)
+            boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
+                                    tuple(seen["image_size"]))
+            own = sprites(columns.cut(image), columns, labelled, boxes)
+            donors.append(own)
+        photos.append((image, minimal, keep, labelled, own))
+    return photos, donors
+
+
+def real_cut(minimal: dict, image: np.ndarray, cut: int, rng) -> dict:
+    """The calibration of a real photo's `cut`: the first through its labelled corners, the
+    others through corners moved by about REAL_JITTER of the photo's width."""
+    return jittered(minimal, rng, REAL_JITTER * image.shape[1]) if cut else minimal
 
 
 def quantize(model: Path, out: Path) -> None:

@@ -24,9 +24,18 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-from train_checkers import CACHE, LOOK_FRAMES, frame_view, write_shards  # beside this script
+from train_checkers import (  # beside this script
+    CACHE,
+    LOOK_FRAMES,
+    frame_view,
+    real_cut,
+    real_photos_with_sprites,
+    with_references,
+    write_shards,
+)
 from train_checkers import adapted as beside_adapted
 
+from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.columns import Columns
 from bgboard.vision.looks import TRAINED
@@ -62,27 +71,60 @@ def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
             "counts": np.concatenate([c[k] for c, k in zip(counts, keep, strict=True)])}
 
 
-def load(folder: Path) -> tuple[np.ndarray, np.ndarray]:
+def real_rows(folds: set[int], cuts: int, pasted: int = 0) -> dict[str, np.ndarray]:
+    """The tall rows of the labelled real photos in `folds` (and their copies), as
+    `shard_rows` gives a shard's: `cuts` cuts of each, the first through its labelled corners,
+    the others through corners moved as the checker net's real cuts are
+    (`train_checkers.real_cut`), then `pasted` cuts more of each with real checkers pasted on
+    its bare points at the counter's scale (`pasted.composite`: piles of up to seven, as
+    players pile them, which no labelled photo shows); each row beside the photo's own bare
+    references."""
+    from pasted import composite
+
+    rng = np.random.default_rng(1)
+    photos, donors = real_photos_with_sprites(folds, SCALE if pasted else 0)
+    patches, refs, counts = [], [], []
+    for image, minimal, keep, labelled, own in photos:
+        sure = np.r_[keep, False, False]
+        for cut in range(cuts + pasted):
+            view = FieldView(from_dict(real_cut(minimal, image, cut, rng)))
+            large, signed = Columns(view, SCALE).cut(image), labelled
+            if cut >= cuts:
+                large, signed = composite(large, labelled, sure & (labelled == 0), view, donors,
+                                          own, rng)
+            rows = np.flatnonzero(sure & (np.abs(signed) >= LEAST))
+            refs.append(with_references(Columns(view).cut(image)[None])[rows][..., 3:])
+            patches.append(large[rows])
+            counts.append(signed[rows])
+    return {"patches": np.concatenate(patches), "refs": np.concatenate(refs),
+            "counts": np.concatenate(counts)}
+
+
+def load(folder: Path, real: dict[str, np.ndarray] | None = None
+         ) -> tuple[np.ndarray, np.ndarray]:
     """Every cached tall row beside its reference enlarged (N, H, W, 6), filled in shard by
-    shard (40,000 rows take 3.4 GB), and its signed count."""
-    shards = sorted(folder.glob("shard_*[0-9].npz"))
-    if not shards:
+    shard (40,000 rows take 3.4 GB), then the `real` rows (`real_rows`) if given; and each
+    row's signed count."""
+    paths = sorted(folder.glob("shard_*[0-9].npz"))
+    if not paths:
         raise SystemExit(f"no shards in {folder}: run the render step first")
-    counts = [np.load(path)["counts"] for path in shards]
-    first = np.load(shards[0])["patches"]
-    rows = np.empty((sum(map(len, counts)), *first.shape[1:3], 6), np.uint8)
+    parts = [np.load(path) for path in paths] + ([real] if real else [])
+    counts = [part["counts"] for part in parts]
+    rows = np.empty((sum(map(len, counts)), *parts[0]["patches"].shape[1:3], 6), np.uint8)
     at = 0
-    for path, signed in zip(shards, counts, strict=True):
-        shard = np.load(path)
-        rows[at:at + len(signed), ..., :3] = shard["patches"]
-        rows[at:at + len(signed), ..., 3:] = enlarge(shard["refs"])
+    for part, signed in zip(parts, counts, strict=True):
+        rows[at:at + len(signed), ..., :3] = part["patches"]
+        rows[at:at + len(signed), ..., 3:] = enlarge(part["refs"])
         at += len(signed)
     return rows, np.concatenate(counts)
 
 
-def train(folder: Path, epochs: int, out: Path, threads: int, seed: int) -> None:
-    """Train the pile counter on the cached rows (resuming from <folder's parent>/<out's
-    name>.pt) with `threads` CPU threads, then export it to `out` as ONNX."""
+def train(folder: Path, epochs: int, out: Path, threads: int, seed: int,
+          real: dict[str, np.ndarray] | None = None, init: Path | None = None,
+          peak: float = 3e-3) -> None:
+    """Train the pile counter on the cached rows and the `real` ones (resuming from <folder's
+    parent>/<out's name>.pt; starting from the net of checkpoint `init` if given) with
+    `threads` CPU threads and a rate rising to `peak`, then export it to `out` as ONNX."""
     import torch
     from checker_net import PileNet, export, fit
     from torch import nn
@@ -90,7 +132,9 @@ def train(folder: Path, epochs: int, out: Path, threads: int, seed: int) -> None
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     net = PileNet()
-    rows, counts = load(folder)
+    if init:
+        net.load_state_dict(torch.load(init)["net"])
+    rows, counts = load(folder, real)
     print(f"{len(rows)} tall rows; counts {np.bincount(np.abs(counts), minlength=16)}",
           flush=True)
 
@@ -98,7 +142,7 @@ def train(folder: Path, epochs: int, out: Path, threads: int, seed: int) -> None
         return nn.functional.cross_entropy(logits, target), (logits.argmax(1) == target).sum()
 
     fit(net, torch.from_numpy(rows), torch.from_numpy(np.abs(counts).astype(np.int64)), epochs,
-        folder.parent / f"{out.stem}.pt", scored, seed)
+        folder.parent / f"{out.stem}.pt", scored, seed, peak)
     export(net, out, rows.shape[1:3], ("count",))
 
 
@@ -115,12 +159,31 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1,
                         help="CPU threads to train with (default 1: another job beside it)")
     parser.add_argument("--seed", type=int, default=0, help="train: seed of the net and batches")
+    parser.add_argument("--real-folds", default="", metavar="FOLDS",
+                        help="train: also the tall rows of the real photos of these folds, "
+                             "e.g. 1,2,3,4")
+    parser.add_argument("--real-cuts", type=int, default=20,
+                        help="train: cuts of each real photo (default 20)")
+    parser.add_argument("--pasted", type=int, default=0, metavar="N",
+                        help="train: N cuts more of each real photo with real checkers pasted "
+                             "on its bare points (benchmarks/pasted.py; default none)")
+    parser.add_argument("--init", type=Path, metavar="FILE.pt",
+                        help="train: start from this checkpoint's net (to fine-tune)")
+    parser.add_argument("--peak", type=float, default=3e-3,
+                        help="train: the highest learning rate (default 0.003)")
     args = parser.parse_args()
     if args.step == "render":
         write_shards(args.frames, args.first, args.cache / "train",
                      partial(shard_rows, big=args.big))
     else:
-        train(args.cache / "train", args.epochs, args.out, args.threads, args.seed)
+        real = None
+        if args.real_folds:
+            real = real_rows({int(f) for f in args.real_folds.split(",")}, args.real_cuts,
+                             args.pasted)
+            print(f"{len(real['counts'])} real tall rows ({args.real_cuts} cuts of each photo, "
+                  f"{args.pasted} with real checkers pasted on)")
+        train(args.cache / "train", args.epochs, args.out, args.threads, args.seed, real,
+              args.init, args.peak)
 
 
 if __name__ == "__main__":

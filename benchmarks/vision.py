@@ -30,6 +30,7 @@ from bgboard.vision.columns import adapted
 from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
+from bgboard.vision.piles import MODEL as PILES
 from bgboard.vision.read import CHECKER_READERS, Reader
 from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
 
@@ -66,7 +67,7 @@ def scenes(n: int, first: int, looks: list[str] | None):
 
 def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
               corners_only: bool = False, checker_reader: str = "net",
-              adapt: bool = False, net: Path = MODEL) -> dict:
+              adapt: bool = False, net: Path = MODEL, pile_net: Path = PILES) -> dict:
     stats = defaultdict(float)
     by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     frames = []
@@ -79,11 +80,12 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
             except ValueError:
                 stats["calibration failed"] += 1
         if adapt:  # as `bgboard calibrate`: when the start frame reads mostly right
-            points = Reader(cal, checker_reader, net).read(start.image)["points"]
+            points = Reader(cal, checker_reader, net, pile_net=pile_net
+                            ).read(start.image)["points"]
             if sum(a == b for a, b in zip(points, START_POINTS, strict=True)) >= ADAPT_FROM:
                 cal = adapted(start.image, cal, [*START_POINTS, 0, 0])
         rendered = render(scene, seed)
-        reader = Reader(cal, checker_reader, net)
+        reader = Reader(cal, checker_reader, net, pile_net=pile_net)
         obs = reader.read(rendered.image)
         frames.append((reader, rendered.image))
         truth = rendered.truth
@@ -182,6 +184,9 @@ def main() -> None:
                         help="checker reader (default net)")
     parser.add_argument("--net", type=Path, default=MODEL, metavar="FILE.onnx",
                         help="the checker net (default the shipped one)")
+    parser.add_argument("--pile-net", type=Path, default=PILES, metavar="FILE.onnx",
+                        help="the pile counter (default the installed one, if any; a name "
+                             "that is no file: none)")
     parser.add_argument("--dice-nets", type=Path, metavar="DIR",
                         help="the field-dice nets from DIR (field_find.onnx, field_read.onnx) "
                              "instead of the shipped ones")
@@ -199,7 +204,7 @@ def main() -> None:
         dice.MODELS = args.dice_nets  # read() loads the field-dice nets from here
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
-                       args.adapt, args.net)
+                       args.adapt, args.net, args.pile_net)
     s = result["stats"]
     print(f"## Synthetic frames: {args.images} (seeds {args.first}..{args.first + args.images - 1})"
           f"{' of each look' if looks else ''}"

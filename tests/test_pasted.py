@@ -46,16 +46,26 @@ def test_five_checkers_lie_in_a_row_from_the_base_and_the_sixth_on_top_between_t
     assert {pasted.centre(k, along)[0] for k in range(7)} == {WIDTH / 2}
 
 
+def test_at_twice_the_pixels_a_checker_and_its_place_are_twice_as_far(view: FieldView) -> None:
+    assert pasted.checker_size(view, 2) == pytest.approx(
+        tuple(2 * s for s in pasted.checker_size(view)))
+    for k in (0, 6):
+        x, y = pasted.centre(k, 20.0)
+        assert pasted.centre(k, 40.0, 2) == pytest.approx((2 * x, 2 * y))
+
+
+@pytest.mark.parametrize("scale", [1, 2])
 @pytest.mark.parametrize("n", [1, 3, 5])
 def test_a_pasted_row_shows_its_checkers_at_their_places_and_nothing_beyond(
-        view: FieldView, n: int) -> None:
-    size = pasted.checker_size(view)
-    bare = np.full((HEIGHT, WIDTH, 3), GREY, np.uint8)
+        view: FieldView, n: int, scale: int) -> None:
+    size = pasted.checker_size(view, scale)
+    bare = np.full((HEIGHT * scale, WIDTH * scale, 3), GREY, np.uint8)
     piece = np.full((9, 9, 3), LIGHT, np.uint8)
     row = pasted.paste(bare, piece, n, size, np.random.default_rng(0))
-    places = [round(pasted.centre(k, size[1])[1]) for k in range(pasted.ROW)]  # the row's five
-    assert [int(row[y, WIDTH // 2, 0]) for y in places] == [LIGHT] * n + [GREY] * (5 - n)
-    assert (row[:, :3] == GREY).all() and (row[:, -3:] == GREY).all()  # between the points
+    places = [round(pasted.centre(k, size[1], scale)[1]) for k in range(pasted.ROW)]
+    assert [int(row[y, WIDTH * scale // 2, 0]) for y in places] == [LIGHT] * n + [GREY] * (5 - n)
+    edge = 3 * scale  # between the points
+    assert (row[:, :edge] == GREY).all() and (row[:, -edge:] == GREY).all()
 
 
 def test_sprites_are_cut_where_the_boxes_show_checkers_on_points_of_their_set(

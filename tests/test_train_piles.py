@@ -25,3 +25,30 @@ def test_a_shard_keeps_the_tall_rows_of_its_frames_with_their_counts() -> None:
     n = len(expected)
     assert rows["patches"].shape == (n, HEIGHT * SCALE, WIDTH * SCALE, 3)
     assert rows["refs"].shape == (n, HEIGHT, WIDTH, 3)
+
+
+def test_real_rows_are_the_labelled_tall_rows_then_rows_with_real_checkers_pasted_on() -> None:
+    import cv2
+    import pasted
+    from label_real_boards import PHOTOS, calibration, load_labels
+
+    from bgboard.calibration.rectify import FieldView
+    from bgboard.vision.columns import Columns
+
+    entries = [e for e in load_labels() if e["fold"] == 0 and not e["partial"]]
+    seen = [e for e in entries for _ in range(1 + len(e.get("copy_corners", {})))]  # copies
+    labelled = np.concatenate([np.abs(e["points"]) for e in seen])
+    plain = tp.real_rows({0}, cuts=1)
+    assert list(plain["counts"]) == [c for e in seen for c in e["points"] if abs(c) >= 3]
+    first = entries[0]
+    tall = [i for i, c in enumerate(first["points"]) if abs(c) >= tp.LEAST]
+    cut = Columns(FieldView(calibration(first)), SCALE).cut(
+        cv2.imread(str(PHOTOS / "images" / first["copy"])), tall)
+    assert np.array_equal(plain["patches"][:len(tall)], cut)
+
+    both = tp.real_rows({0}, cuts=1, pasted=1)
+    more = np.abs(both["counts"][len(plain["counts"]):])
+    assert len(more) > (labelled >= tp.LEAST).sum()  # the labelled rows and pasted ones
+    assert set(more) <= set(pasted.COUNTS) and more.max() >= 6
+    assert both["patches"].shape[1:] == (HEIGHT * SCALE, WIDTH * SCALE, 3)
+    assert both["refs"].shape == (len(both["counts"]), HEIGHT, WIDTH, 3)

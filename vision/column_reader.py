@@ -81,14 +81,14 @@ class ColumnReader:
     """Reads the checkers of frames seen through one calibration."""
 
     def __init__(self, view: FieldView, model: Path = MODEL, sets: tuple | None = None,
-                 board: np.ndarray | None = None):
+                 board: np.ndarray | None = None, pile_net: Path = piles.MODEL):
         """`sets`: the Lab colours of White's and Black's checkers learned at calibration,
         which fix which colour group is White; without them White is the set the net finds
         lighter. `board`: what each row looks like bare on this board (`columns.adapted`, kept
         with the calibration): the net compares each row with it rather than with the frame's
-        medians."""
+        medians. `pile_net`: the pile counter's ONNX file (none there: no counter)."""
         self.columns = Columns(view)
-        counter = piles.counter()
+        counter = piles.counter(pile_net)
         self.piles = piles.PileCounter(view, counter) if counter else None
         self.board = board if board is not None and board.shape == (26, HEIGHT, WIDTH, 3) \
             else None

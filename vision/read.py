@@ -10,7 +10,7 @@ import numpy as np
 from ..calibration.file import BoardLook, Calibration
 from ..calibration.intrinsics import Undistorter
 from ..calibration.rectify import FieldView
-from . import checkers, column_reader, dice, hand
+from . import checkers, column_reader, dice, hand, piles
 from .cube import find_cube
 from .learn import guess_colours
 
@@ -26,11 +26,12 @@ class Reader:
     reader, which reads checkers by their shape, needs no learned colours and also gives
     `point_options`; its ONNX file is `checker_net`) or "colour" (pixels classed by the colours
     learned at calibration: the older reader, right on the project's renders, wrong on most
-    real boards; see docs/vision.md)."""
+    real boards; see docs/vision.md); `pile_net` is the net reader's pile counter
+    (`vision.piles`)."""
 
     def __init__(self, cal: Calibration, checker_reader: str = "net",
                  checker_net: Path = column_reader.MODEL,
-                 hand_net: Path | None = hand.NET_MODEL):
+                 hand_net: Path | None = hand.NET_MODEL, pile_net: Path = piles.MODEL):
         if checker_reader not in CHECKER_READERS:
             raise ValueError(f"unknown checker reader {checker_reader!r}: choose colour or net")
         self.cal = cal
@@ -38,7 +39,7 @@ class Reader:
         colours = cal.extra.get("colours")
         sets = (colours["light"], colours["dark"]) if colours else None
         self.columns = (column_reader.ColumnReader(self.view, checker_net, sets,
-                                                   cal.board_patches())
+                                                   cal.board_patches(), pile_net)
                         if checker_reader == "net" else None)
         intrinsics = cal.extra.get("intrinsics")
         self.undistort = Undistorter(intrinsics, cal.image_size) if intrinsics else None
