@@ -40,8 +40,9 @@ def test_the_counters_input_is_each_patch_beside_its_reference_enlarged() -> Non
 
 
 class SevenCounter:
-    """A stand-in for the pile counter, which is not installed (docs/vision.md): it reads
-    every row it is given as seven checkers and keeps the input it was given."""
+    """A stand-in for the pile counter that reads every row it is given as seven checkers
+    and keeps the input it was given: what the recount does with a reading, apart from how
+    well the shipped counter reads."""
 
     def setInput(self, x: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
         self.x = x
@@ -75,3 +76,28 @@ def test_only_tall_rows_the_checker_net_is_unsure_of_are_counted_again() -> None
 
 def test_a_counter_file_that_is_not_there_gives_no_counter() -> None:
     assert piles.counter(piles.MODEL.with_name("no_such_counter.onnx")) is None
+
+
+def test_the_shipped_counter_reads_towers_the_checker_net_alone_reads_as_five() -> None:
+    """A frame of a look no net was trained on (held out), its tall stacks piled as towers
+    (benchmarks/train_piles.py draws such frames), read with and without the counter."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from train_checkers import frame_view
+    from train_piles import kind
+
+    from bgboard.vision.column_reader import ColumnReader
+    from bgboard.vision.looks import HELD_OUT
+
+    seed = 900003
+    assert kind(seed) == {"towers": True}
+    image, cal, signed = frame_view(seed, HELD_OUT, **kind(seed))
+    truth = [int(n) for n in signed[:24]]
+    assert (truth[6], truth[16]) == (7, -8)
+    view = FieldView(cal)
+    alone = ColumnReader(view, pile_net=piles.MODEL.with_name("no_such_counter.onnx"))
+    assert alone.piles is None
+    assert alone.read(image).points == [*truth[:6], 5, *truth[7:16], -5, *truth[17:]]
+    assert ColumnReader(view).read(image).points == truth

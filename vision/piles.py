@@ -6,8 +6,9 @@ UNSURE sure of its count, is cut again from the frame at SCALE times the pixels 
 counted by a second small net (`vision/models/piles.onnx`, trained by
 benchmarks/train_piles.py), beside the same bare reference enlarged;
 its count shares out the checker net's probability of a pile that tall among the counts from
-TALL up. Without the file, rows keep the checker net's count; it is not shipped yet: trained
-on renders alone it misreads real piles (docs/vision.md).
+TALL up. Without the file, rows keep the checker net's count. On real boards it never saw,
+the counter misreads more piles of five than the checker net does, so a row the checker net
+is UNSURE sure of or more keeps the checker net's count (docs/vision.md).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MODEL = MODELS / "piles.onnx"
 SCALE = 2  # the counter's patch, times the checker net's pixels each way
 TALL = 4  # rows read as holding this many or more with TALL_SURE are counted again
 TALL_SURE = 0.5
-UNSURE = 0.9  # ... and less sure than this of their count (the checker net, sure, is right)
+UNSURE = 0.95  # ... and less sure than this of their count (the checker net, sure, is right)
 
 
 @cache
