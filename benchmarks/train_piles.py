@@ -2,7 +2,9 @@
 patch of the pile's column with twice the checker net's pixels each way (`vision.piles`).
 
     python benchmarks/train_piles.py render --frames 6000        # tall rows into the cache
-    python benchmarks/train_piles.py train --epochs 16 --threads 2   # -> vision/models/piles.onnx
+    python benchmarks/train_piles.py train --epochs 16 --threads 2 --out FILE.onnx
+    python benchmarks/train_piles.py train --real-folds 1,2,3,4 --pasted 10 \
+        --init cache/piles/FILE.pt --epochs 3 --peak 1e-3   # -> vision/models/piles.onnx
 
 The checker net reads each column at 32 pixels across a point; a checker stacked on another a
 tenth of a diameter off shows there by a rim two or three pixels wide, and the net reads
@@ -14,6 +16,8 @@ rows holding at least LEAST checkers are kept: their patch at twice the pixels, 
 checker net's bare reference of the row (`train_checkers.adapted`: the frame's, or a board's
 as an adapted reader keeps it), which the counter sees enlarged to its size. Shards of 100
 frames are cached, so rendering resumes; training checkpoints every epoch and resumes too.
+The shipped counter is the render-trained one fine-tuned with the real photos' tall rows
+(`real_rows`: some cut with real checkers pasted on, piled taller than any photo shows).
 Needs PyTorch and onnx; bgboard runs the exported net with OpenCV.
 """
 
