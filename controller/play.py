@@ -94,21 +94,31 @@ class Play:
         self.reading = threading.Lock()  # the checker net is read by one thread at a time
         self.last_frame: np.ndarray | None = None  # the frame read last (what confirm confirms)
         self.coach = None
+        self.journal: Journal | None = None
 
     # --- the match and its journal ---------------------------------------------------------
     def _match(self) -> tuple[Match, tuple[str, str], float]:
+        """The match to play: rebuilt from the journal with --resume, else a new one, whose
+        journal `_open_journal` starts."""
         path = self.out / "journal.jsonl"
         if self.options.resume and path.exists():
             records = read_journal(path)
             match, names = rebuild(records)
-            self.journal = Journal(path)
             return match, names, max((r.get("t", -1.0) for r in records), default=-1.0)
         if path.exists():
             raise ValueError(f"{path} exists: continue it with --resume, or choose another --out")
-        self.journal = Journal(path)
-        self.journal.append({"type": "match", "length": self.options.match,
-                             "players": list(self.options.players), "version": 1})
         return Match(length=self.options.match), tuple(self.options.players), -1.0
+
+    def _open_journal(self) -> Journal:
+        """The journal, a new match's first record on disk. Opened by `run` once SIGTERM
+        stops it cleanly, so that a journal on disk always has its match files beside it."""
+        path = self.out / "journal.jsonl"
+        new = not path.exists()
+        journal = Journal(path)
+        if new:
+            journal.append({"type": "match", "length": self.options.match,
+                            "players": list(self.options.players), "version": 1})
+        return journal
 
     def _status(self, event: Event) -> None:
         if event.kind == "status":
@@ -192,6 +202,7 @@ class Play:
     def run(self) -> int:
         old = {s: signal.signal(s, _stop) for s in (signal.SIGTERM, signal.SIGINT)}
         try:
+            self.journal = self._open_journal()
             session = Session(self.match, self.bus, self.journal)
             self._calibrate(self.calibration, session)
             self._open_leds()
@@ -307,5 +318,6 @@ class Play:
             self.display.close()
         if self.server is not None:
             self.server.stop()
-        self.journal.close()
+        if self.journal is not None:
+            self.journal.close()
         self._write_match_files()

@@ -227,7 +227,6 @@ def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibrati
     bare = [i for i, n in enumerate(recorded) if n == 0] + [24, 25]  # no die lies on them
     assert len(bare) == 16
     assert all(np.array_equal(kept.board_patches()[i], cut[i]) for i in bare)
-    play.journal.close()
 
 
 def test_a_double_pressed_while_unsure_waits_for_the_turn():

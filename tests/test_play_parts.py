@@ -138,10 +138,7 @@ def test_play_opens_the_pi_camera_as_the_calibration_says_and_notes_refusals(
     path.write_text(json.dumps(dict(CAL, camera={"kind": "picamera", "exposure": 12000,
                                                  "gain": 1.5, "colour_gains": [1.9, 1.6]})))
     play = Play(PlayOptions(camera="picamera", calibration=str(path), out=str(tmp_path / "o")))
-    try:
-        _, image = next(play._frames())
-    finally:
-        play.journal.close()
+    _, image = next(play._frames())
     assert image.shape == (720, 1280, 3)
     main = {"size": (1280, 720), "format": "BGR888"}
     assert camera.opened[0].calls[:4] == [

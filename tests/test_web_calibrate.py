@@ -241,7 +241,6 @@ def test_play_reads_through_a_calibration_saved_in_the_web_view(tmp_path):
     assert play.reader.cal.corners_px == load(path).corners_px == {
         k: tuple(map(float, v)) for k, v in mirrored.items()}
     assert session.settings.white_right_high is True
-    play.journal.close()
 
 
 def test_calibrate_web_serves_until_saved(tmp_path):
@@ -311,4 +310,3 @@ def test_play_keeps_corners_found_again_in_the_calibration_file(tmp_path, capsys
     play._field_moved(Change(dataclasses.replace(play.calibration, corners_px=FIELD), 0.0))
     assert capsys.readouterr().err == ("bgboard play: note: the corners found again are not "
                                        f"kept in {gone}: No such file or directory\n")
-    play.journal.close()
