@@ -74,6 +74,24 @@ def test_only_tall_rows_the_checker_net_is_unsure_of_are_counted_again() -> None
     assert out[5].argmax() == 7 and out[5, 7] == pytest.approx(0.8 / (1 + 11 * np.exp(-5)))
 
 
+def test_a_row_read_as_when_it_was_counted_keeps_its_count_and_a_changed_one_is_counted_again(
+        ) -> None:
+    image, view = start_frame()
+    counts = np.zeros((26, 16), np.float32)
+    counts[:, 0] = 1.0
+    counts[5, 0], counts[5, 3], counts[5, 5] = 0.0, 0.2, 0.8  # a tall pile, unsure
+    refs = references(Columns(view).cut(image))
+    seven = SevenCounter()
+    counter = piles.PileCounter(view, seven)
+    first = counter.recount(image, counts, refs)
+    del seven.x
+    assert np.array_equal(counter.recount(image, counts, refs), first)  # a still board
+    assert not hasattr(seven, "x")
+    counts[5, 3], counts[5, 5] = 0.3, 0.7  # the checker net reads the row otherwise
+    out = counter.recount(image, counts, refs)
+    assert seven.x.shape[0] == 1 and out[5, piles.TALL:].sum() == pytest.approx(0.7)
+
+
 def test_a_counter_file_that_is_not_there_gives_no_counter() -> None:
     assert piles.counter(piles.MODEL.with_name("no_such_counter.onnx")) is None
 

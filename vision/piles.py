@@ -55,19 +55,27 @@ class PileCounter:
     def __init__(self, view: FieldView, net: cv2.dnn.Net):
         self.columns = Columns(view, SCALE)
         self.net = net
+        # per row counted last: the checker net's reading then, and the counter's share of it
+        self.kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def recount(self, image: np.ndarray, counts: np.ndarray, refs: np.ndarray) -> np.ndarray:
         """`counts` (rows x 16 probabilities) with each row the checker net reads as TALL or
         more TALL_SURE, and its count less than UNSURE, counted again: its probability of TALL
         or more shared out as the counter reads the row (`refs`: each row's bare reference,
-        as the checker net saw it)."""
+        as the checker net saw it). A row whose checker-net reading is what it was when last
+        counted keeps that count: the checker net keeps its reading while a row stays still
+        (`column_reader.Judgements`), so a still board costs the counter nothing."""
         rows = np.flatnonzero((counts[:, TALL:].sum(1) >= TALL_SURE) & (counts.max(1) < UNSURE))
-        if not len(rows):
-            return counts
-        self.net.setInput(pile_input(self.columns.cut(image, rows), refs[rows]))
-        logits = self.net.forward()
-        tall = np.exp(logits[:, TALL:] - logits[:, TALL:].max(1, keepdims=True))
-        tall /= tall.sum(1, keepdims=True)
+        self.kept = {r: self.kept[r] for r in rows if r in self.kept}
+        new = [r for r in rows if r not in self.kept or not np.array_equal(self.kept[r][0],
+                                                                           counts[r])]
+        if new:
+            self.net.setInput(pile_input(self.columns.cut(image, new), refs[new]))
+            logits = self.net.forward()
+            tall = np.exp(logits[:, TALL:] - logits[:, TALL:].max(1, keepdims=True))
+            for r, share in zip(new, tall / tall.sum(1, keepdims=True), strict=True):
+                self.kept[r] = counts[r].copy(), share
         out = counts.copy()
-        out[rows, TALL:] = counts[rows, TALL:].sum(1, keepdims=True) * tall
+        for r in rows:
+            out[r, TALL:] = counts[r, TALL:].sum() * self.kept[r][1]
         return out
