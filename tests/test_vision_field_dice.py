@@ -136,3 +136,18 @@ def test_a_patch_reads_the_same_turned_or_mirrored():
     assert probs[:, 1:].argmax(1).tolist() == [1, 1, 1, 1]  # a 2 in every view
     np.testing.assert_allclose(probs, probs[[0, 0, 0, 0]], atol=1e-5)
     np.testing.assert_allclose(lean, lean[[0, 0, 0, 0]], atol=1e-5)
+
+
+def test_an_unsure_die_is_weighed_with_the_any_photo_readers_a_sure_one_and_no_die_kept():
+    look, view, die_rect = _board()
+    at = (0.27, 0.42)
+    frame = render(Scene(START_POINTS, dice=(Die(4, at, 30.0),), look=look), 3).image
+    places = np.array([view.to_rect(at)] * 3)
+    sure = [0.001] + [0.999 if v == 2 else 0.0 for v in range(1, 7)]  # a sure 2: kept
+    nothing = [0.7] + [0.05] * 6  # no die: not the any-photo readers' to say
+    torn = [0.1] + [0.15] * 6  # a die, no value preferred: the any-photo readers tell it
+    read = np.array([sure, nothing, torn], np.float32)
+    out = dice.with_photo_readers(frame, view, places, np.array([die_rect] * 3), read)
+    np.testing.assert_array_equal(out[:2], read[:2])
+    assert out[2, 1:].argmax() + 1 == 4
+    assert out[2, 0] == read[2, 0] and out[2].sum() == pytest.approx(1)

@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from . import dice_photo
+
 MODELS = Path(__file__).with_name("models")
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 STRIDE = 4  # finder output cells per half-size field pixel
@@ -30,6 +32,7 @@ SURE = 0.8  # a die is reported when P(a die) x P(its value) reaches this at its
 PLAUSIBLE = 0.5  # a place this sure in one view, and less than ONE_SIZE, is read in eight
 ONE_SIZE = 0.99  # a die read this sure is read no more: not at other sizes, not in 8 views
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
+PHOTO_SHARE = 0.3  # the any-photo value readers' share (geometric) of an unsure die's value
 NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
 
 
@@ -120,6 +123,29 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     return read, np.maximum(leans, lean[EXPECTED]), surety(read), sizes[best]
 
 
+def with_photo_readers(image: np.ndarray, view, centres: np.ndarray, sizes: np.ndarray,
+                       read: np.ndarray) -> np.ndarray:
+    """`read` (per centre, the probabilities of no die and 1-6) with the value of each place
+    read as a die (less than NO_DIE nothing) but less than SURE sure, too unsure to report,
+    weighed with the any-photo value readers' (vision.dice_photo: trained on real photos of
+    dice, where this reader learnt mostly from renders) on a top-down crop of it, their value
+    probabilities taking PHOTO_SHARE of the geometric mean: where they agree, a real die
+    this reader was unsure of is reported. Whether a die lies there stays this reader's
+    word: the any-photo readers never saw a board, and their "no die" on a checker or a
+    point's tip is no guide (real board photos: docs/vision.md)."""
+    unsure = np.flatnonzero((surety(read) < SURE) & (read[:, 0] < NO_DIE))
+    if not len(unsure):
+        return read
+    crops = np.stack([die_patch(image, view, centres[c], sizes[c], dice_photo.CROP,
+                                dice_photo.CROP_DICE) for c in unsure])
+    photo = dice_photo.read_values(crops, dice_photo.nets()[1])[:, 1:]
+    photo /= photo.sum(1, keepdims=True)
+    value = read[unsure, 1:] ** (1 - PHOTO_SHARE) * photo ** PHOTO_SHARE
+    out = read.copy()
+    out[unsure, 1:] = value / value.sum(1, keepdims=True) * (1 - read[unsure, :1])
+    return out
+
+
 def surety(probs: np.ndarray) -> np.ndarray:
     """How sure a reading (the probabilities of nothing and of each value, last axis: no die
     and 1-6 here, no cube and its numbers in vision.cube) is of a die and its value: P(a die)
@@ -132,13 +158,16 @@ def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | N
     """Dice on the field of a frame: value, field_xy, cocked and confidence each, given the
     half-size top-down field (`view.warp_half(image)`). Real dice come in many sizes, so each
     place the finder marks is read at SIZES times the expected size and kept at the one the
-    reader is surest of, when it is SURE of it."""
+    reader is surest of; a die read less than SURE sure has its value weighed with the
+    any-photo readers' (`with_photo_readers`); what is then SURE is reported."""
     finder, reader = models or nets()
     die_rect = view.cal.extra.get("die_size", DIE_SIZE) * view.h
     centres = 2 * find_centres(half, finder)
     if not len(centres):
         return []
-    probs, lean, sure, sizes = best_reading(image, view, centres, die_rect, reader)
+    probs, lean, _, sizes = best_reading(image, view, centres, die_rect, reader)
+    probs = with_photo_readers(image, view, centres, sizes, probs)
+    sure = surety(probs)
     found: list[dict] = []
     for centre, p, cocked, certain, size in sorted(
             zip(centres, probs, lean, sure, sizes, strict=True), key=lambda f: f[1][0]):
