@@ -106,9 +106,8 @@ def fit(net: nn.Module, data: torch.Tensor, labels: torch.Tensor, epochs: int,
         checkpoint: Path, scored, seed: int, peak: float = 3e-3) -> None:
     """Train `net` on the uint8 rows `data` beside their references (changed by `augment`)
     against `labels`, on their device: AdamW with a one-cycle rate rising to `peak`, BATCH
-    rows a step,
-    `scored(outputs, labels)` giving a batch's loss and how many counts it read right;
-    checkpointed at `checkpoint` every epoch, and resumed from it."""
+    rows a step, `scored(outputs, labels)` giving a batch's loss and how many counts it read
+    right; checkpointed at `checkpoint` every epoch, and resumed from it."""
     device = data.device
     rng = np.random.default_rng(seed)
     gen = torch.Generator(device).manual_seed(seed)
