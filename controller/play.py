@@ -318,6 +318,6 @@ class Play:
             self.display.close()
         if self.server is not None:
             self.server.stop()
-        if self.journal is not None:
+        if self.journal is not None:  # else nothing was played, nor recorded
             self.journal.close()
-        self._write_match_files()
+            self._write_match_files()
