@@ -32,6 +32,7 @@ from .columns import (
     board_references,
     references,
     row_references,
+    softmax,
 )
 from .dice import MODELS
 
@@ -60,11 +61,6 @@ def net(model: Path = MODEL) -> cv2.dnn.Net:
     # OpenCV 5's classic engine runs this net a little faster than its new one, with the same
     # outputs (26 patches on one core: 10.6 ms against 11.5; docs/vision.md)
     return cv2.dnn.readNetFromONNX(str(model), cv2.dnn.ENGINE_CLASSIC)
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    e = np.exp(logits - logits.max(1, keepdims=True))
-    return e / e.sum(1, keepdims=True)
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,13 @@ def near_edge(view: FieldView, row: Row) -> bool:
     return min(x, y, width - 1 - x, height - 1 - y) < EDGE * min(width, height)
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row of the column nets' logits (the checker net's, the pile counter's) as
+    probabilities."""
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
 def references(patches: np.ndarray) -> np.ndarray:
     """What each row's place looks like bare, for the net to compare with: per pixel, the
     median of the 12 points of its triangle colour (most of them are bare in most positions),

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns
+from .columns import HEIGHT, WIDTH, Columns, softmax
 from .dice import MODELS
 
 MODEL = MODELS / "piles.onnx"
@@ -71,9 +71,7 @@ class PileCounter:
                                                                            counts[r])]
         if new:
             self.net.setInput(pile_input(self.columns.cut(image, new), refs[new]))
-            logits = self.net.forward()
-            tall = np.exp(logits[:, TALL:] - logits[:, TALL:].max(1, keepdims=True))
-            for r, share in zip(new, tall / tall.sum(1, keepdims=True), strict=True):
+            for r, share in zip(new, softmax(self.net.forward()[:, TALL:]), strict=True):
                 self.kept[r] = counts[r].copy(), share
         out = counts.copy()
         for r in rows:
