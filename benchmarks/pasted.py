@@ -30,18 +30,21 @@ FEATHER = 0.12  # the sprite's edge fades over this share of its radius
 SLACK = 1.06  # a sprite is cut this much wider than the checker, its edge faded out
 
 
-def checker_size(view: FieldView, scale: int = 1) -> tuple[float, float]:
+def checker_size(view: FieldView, scale: int = 1, length: float = LENGTH
+                 ) -> tuple[float, float]:
     """A checker's (across, along) diameters in pixels of patches `scale` times the checker
-    net's (`Columns(view, scale)`) through `view`."""
+    net's reaching `length` field heights (`Columns(view, scale, length)`) through `view`."""
     across = RATIO * WIDTH / (2 * SIDE)
-    along = RATIO * view.geo.column_width * view.w / view.h * HEIGHT / (BEFORE + LENGTH)
+    along = RATIO * view.geo.column_width * view.w / view.h * HEIGHT / (BEFORE + length)
     return across * scale, along * scale
 
 
-def centre(k: int, along: float, scale: int = 1) -> tuple[float, float]:
-    """Pixel (x, y), in a patch `scale` times the checker net's, of the middle of a row's
-    k-th checker (0 at the base): ROW from the base, then on top between them."""
-    base = BEFORE / (BEFORE + LENGTH) * HEIGHT * scale
+def centre(k: int, along: float, scale: int = 1, length: float = LENGTH
+           ) -> tuple[float, float]:
+    """Pixel (x, y), in a patch `scale` times the checker net's reaching `length`, of the
+    middle of a row's k-th checker (0 at the base): ROW from the base, then on top between
+    them."""
+    base = BEFORE / (BEFORE + length) * HEIGHT * scale
     step = k if k < ROW else k - ROW + 0.5
     return WIDTH * scale / 2, base + (step + 0.5) * along
 
@@ -55,17 +58,17 @@ def mask(h: int, w: int) -> np.ndarray:
 
 
 def paste(patch: np.ndarray, piece: np.ndarray, n: int, size: tuple[float, float],
-          rng) -> np.ndarray:
-    """`patch` (of any `Columns` scale) with `n` checkers that look like `piece` (one of
-    `sprites`) piled on it from its base, each resized to `size` and nudged a pixel or two
-    (at the checker net's scale) off the column's middle as real checkers lie."""
+          rng, length: float = LENGTH) -> np.ndarray:
+    """`patch` (of any `Columns` scale and `length`) with `n` checkers that look like `piece`
+    (one of `sprites`) piled on it from its base, each resized to `size` and nudged a pixel or
+    two (at the checker net's scale) off the column's middle as real checkers lie."""
     scale = len(patch) // HEIGHT
     out = patch.astype(np.float32)
     w, h = (round(SLACK * s) for s in size)
     picture = cv2.resize(piece, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     alpha = mask(h, w)[..., None]
     for k in range(n):
-        x, y = centre(k, size[1], scale)
+        x, y = centre(k, size[1], scale, length)
         x0 = round(x - w / 2 + rng.normal(0, 1.0) * scale)
         y0 = round(y - h / 2 + rng.normal(0, 0.5) * scale)
         inside = np.s_[max(y0, 0):min(y0 + h, len(patch)), max(x0, 0):min(x0 + w, patch.shape[1])]
@@ -83,7 +86,8 @@ def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, l
     light, -1 dark). A box whose checker the patch does not show whole gives none. The
     patches are `columns`' (of any scale)."""
     width, height = columns.size
-    w, h = (round(SLACK * s) for s in checker_size(columns.view, height // HEIGHT))
+    w, h = (round(SLACK * s) for s in checker_size(columns.view, height // HEIGHT,
+                                                   columns.length))
     found: dict[int, list[np.ndarray]] = {1: [], -1: []}
     for light, x, y in boxes:
         s = 1 if light else -1
@@ -100,8 +104,9 @@ def sprites(patches: np.ndarray, columns: Columns, counts, boxes) -> dict[int, l
 
 def composite(patches: np.ndarray, counts: np.ndarray, bare: np.ndarray, view: FieldView,
               donors: list[dict[int, list[np.ndarray]]], own: dict[int, list[np.ndarray]],
-              rng) -> tuple[np.ndarray, np.ndarray]:
-    """A photo's 26 patches (of any `Columns` scale, the donors' sprites cut at the same) with
+              rng, length: float = LENGTH) -> tuple[np.ndarray, np.ndarray]:
+    """A photo's 26 patches (of any `Columns` scale and `length`, the donors' sprites cut at
+    the same) with
     checkers pasted on SHARE of its `bare` points, and the rows' signed counts: the checkers
     of one donor (its `own` with odds OWN, else one of `donors`), each point one set, COUNTS
     checkers with odds ODDS."""
@@ -110,13 +115,13 @@ def composite(patches: np.ndarray, counts: np.ndarray, bare: np.ndarray, view: F
     out, signed = patches.copy(), counts.copy()
     if not sets:
         return out, signed
-    size = checker_size(view, patches.shape[1] // HEIGHT)
+    size = checker_size(view, patches.shape[1] // HEIGHT, length)
     for i in np.flatnonzero(bare):
         if rng.random() >= SHARE:
             continue
         s = sets[rng.integers(len(sets))]
         n = int(rng.choice(COUNTS, p=ODDS))
         piece = donor[s][rng.integers(len(donor[s]))]
-        out[i] = paste(out[i], piece, n, size, rng)
+        out[i] = paste(out[i], piece, n, size, rng, length)
         signed[i] = s * n
     return out, signed

@@ -313,10 +313,11 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
     return np.concatenate(patches), np.concatenate(counts)
 
 
-def real_photos_with_sprites(folds: set[int], scale: int) -> tuple[list[tuple], list[dict]]:
+def real_photos_with_sprites(folds: set[int], scale: int, length: float = LENGTH
+                             ) -> tuple[list[tuple], list[dict]]:
     """`real_photos`' (image, minimal calibration, sure points, signed counts, its board's
     checkers) and every board's checkers: `pasted.sprites` of each photo's chosen copy, cut
-    from patches `scale` times the checker net's (0: none)."""
+    from patches `scale` times the checker net's reaching `length` (scale 0: none)."""
     from label_real_boards import PHOTOS, checker_centres
     from pasted import sprites
 
@@ -325,7 +326,7 @@ def real_photos_with_sprites(folds: set[int], scale: int) -> tuple[list[tuple], 
         if seen is entry:
             own = None
         if own is None and scale:  # the board's checkers, from its chosen copy
-            columns = Columns(FieldView(from_dict(minimal)), scale)
+            columns = Columns(FieldView(from_dict(minimal)), scale, length)
             boxes = checker_centres(PHOTOS / "labels" / (Path(seen["copy"]).stem + ".txt"),
                                     tuple(seen["image_size"]))
             own = sprites(columns.cut(image), columns, labelled, boxes)

@@ -43,7 +43,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.columns import Columns
 from bgboard.vision.looks import TRAINED
-from bgboard.vision.piles import MODEL, SCALE, enlarge
+from bgboard.vision.piles import MODEL, REACH, SCALE, enlarge
 
 LEAST = 3  # the fewest checkers a row kept for training holds
 FIRST = 700_000  # first training seed
@@ -55,10 +55,10 @@ def kind(seed: int) -> dict[str, bool]:
     return KINDS[seed // LOOK_FRAMES % len(KINDS)]
 
 
-def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
+def shard_rows(seeds: range, big: bool = False, reach: float = REACH) -> dict[str, np.ndarray]:
     """The tall rows of the frames of `seeds` (their checkers as large as real ones when
-    `big`): their patches at SCALE, their bare references (at the checker net's size) and
-    their signed counts."""
+    `big`): their patches at SCALE reaching `reach` field heights from the base, their bare
+    references (at the checker net's size) and their signed counts."""
     small, large, counts, keep = [], [], [], []
     for seed in seeds:
         image, cal, signed = frame_view(seed, TRAINED, big=big, **kind(seed))
@@ -67,7 +67,7 @@ def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
         counts.append(signed)
         keep.append(np.flatnonzero(np.abs(signed) >= LEAST))
         if len(keep[-1]):
-            large.append(Columns(view, SCALE).cut(image, keep[-1]))
+            large.append(Columns(view, SCALE, reach).cut(image, keep[-1]))
     refs = beside_adapted(np.stack(small), np.stack(counts), np.random.default_rng(seeds[0]))
     refs = refs[..., 3:].reshape(len(seeds), 26, *refs.shape[1:3], 3)
     return {"patches": np.concatenate(large),
@@ -75,27 +75,28 @@ def shard_rows(seeds: range, big: bool = False) -> dict[str, np.ndarray]:
             "counts": np.concatenate([c[k] for c, k in zip(counts, keep, strict=True)])}
 
 
-def real_rows(folds: set[int], cuts: int, pasted: int = 0) -> dict[str, np.ndarray]:
+def real_rows(folds: set[int], cuts: int, pasted: int = 0, reach: float = REACH
+              ) -> dict[str, np.ndarray]:
     """The tall rows of the labelled real photos in `folds` (and their copies), as
     `shard_rows` gives a shard's: `cuts` cuts of each, the first through its labelled corners,
     the others through corners moved as the checker net's real cuts are
     (`train_checkers.real_cut`), then `pasted` cuts more of each with real checkers pasted on
     its bare points at the counter's scale (`pasted.composite`: piles of up to seven, as
     players pile them, which no labelled photo shows); each row beside the photo's own bare
-    references."""
+    references, its patch reaching `reach` field heights."""
     from pasted import composite
 
     rng = np.random.default_rng(1)
-    photos, donors = real_photos_with_sprites(folds, SCALE if pasted else 0)
+    photos, donors = real_photos_with_sprites(folds, SCALE if pasted else 0, reach)
     patches, refs, counts = [], [], []
     for image, minimal, keep, labelled, own in photos:
         sure = np.r_[keep, False, False]
         for cut in range(cuts + pasted):
             view = FieldView(from_dict(real_cut(minimal, image, cut, rng)))
-            large, signed = Columns(view, SCALE).cut(image), labelled
+            large, signed = Columns(view, SCALE, reach).cut(image), labelled
             if cut >= cuts:
                 large, signed = composite(large, labelled, sure & (labelled == 0), view, donors,
-                                          own, rng)
+                                          own, rng, reach)
             rows = np.flatnonzero(sure & (np.abs(signed) >= LEAST))
             refs.append(with_references(Columns(view).cut(image)[None])[rows][..., 3:])
             patches.append(large[rows])
@@ -157,6 +158,9 @@ def main() -> None:
     parser.add_argument("--big", action="store_true",
                         help="render checkers as large as real ones (train_checkers.BIG)")
     parser.add_argument("--first", type=int, default=FIRST, help="first seed")
+    parser.add_argument("--reach", type=float, default=REACH,
+                        help="field heights the counter's patch shows from the row's base "
+                             f"(default {REACH}: to the field's middle)")
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--cache", type=Path, default=CACHE.parent / "piles")
     parser.add_argument("--out", type=Path, default=MODEL)
@@ -178,12 +182,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.step == "render":
         write_shards(args.frames, args.first, args.cache / "train",
-                     partial(shard_rows, big=args.big))
+                     partial(shard_rows, big=args.big, reach=args.reach))
     else:
         real = None
         if args.real_folds:
             real = real_rows({int(f) for f in args.real_folds.split(",")}, args.real_cuts,
-                             args.pasted)
+                             args.pasted, args.reach)
             print(f"{len(real['counts'])} real tall rows ({args.real_cuts} cuts of each photo, "
                   f"{args.pasted} with real checkers pasted on)")
         train(args.cache / "train", args.epochs, args.out, args.threads, args.seed, real,

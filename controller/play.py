@@ -75,6 +75,7 @@ class Play:
         self.options = options
         self.out = Path(options.out)
         self.out.mkdir(parents=True, exist_ok=True)
+        self.journal_path = self.out / "journal.jsonl"
         self.calibration = load(options.calibration)
         self.match, self.names, self.skip_until = self._match()
         from .console import Console
@@ -100,7 +101,7 @@ class Play:
     def _match(self) -> tuple[Match, tuple[str, str], float]:
         """The match to play: rebuilt from the journal with --resume, else a new one, whose
         journal `_open_journal` starts."""
-        path = self.out / "journal.jsonl"
+        path = self.journal_path
         if self.options.resume and path.exists():
             records = read_journal(path)
             match, names = rebuild(records)
@@ -112,7 +113,7 @@ class Play:
     def _open_journal(self) -> Journal:
         """The journal, a new match's first record on disk. Opened by `run` once SIGTERM
         stops it cleanly, so that a journal on disk always has its match files beside it."""
-        path = self.out / "journal.jsonl"
+        path = self.journal_path
         new = not path.exists()
         journal = Journal(path)
         if new:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
+import pytest
 
 from bgboard.calibration.file import Calibration, from_dict
 from bgboard.calibration.rectify import FieldView
@@ -209,3 +211,22 @@ def test_rows_whose_base_lies_on_the_pictures_edge_are_cut_from_further_out() ->
     frame[760:] = 255  # a white band along the bottom: mirrored, it shows beyond the edge too
     near = columns.cut(frame)[0]
     assert near[0].min() == 255  # the patch's first line lies beyond the picture
+
+
+def test_a_patch_reaching_further_shows_that_much_of_the_column_squeezed() -> None:
+    """`Columns(view, scale, length)`: the pile counter's patch may reach past the field's
+    middle (a long row of seven does), at the same size in pixels: it starts where the
+    checker net's starts and ends `length` field heights from the base."""
+    cal = Calibration((1000, 800), {"p1": (900, 700), "p12": (100, 700), "p13": (100, 100),
+                                    "p24": (900, 100)})
+    view = FieldView(cal)
+    plain, far = Columns(view, 2), Columns(view, 2, 0.75)
+    assert far.size == plain.size == (2 * WIDTH, 2 * HEIGHT)
+
+    def frame_y(columns: Columns, v: float) -> float:
+        middle = np.array([[[columns.size[0] / 2, v]]])
+        return float(cv2.perspectiveTransform(middle, columns.matrices[0])[0, 0, 1])
+
+    assert frame_y(far, 0) == pytest.approx(frame_y(plain, 0), abs=0.5)  # 0.03 beyond the base
+    assert frame_y(plain, 2 * HEIGHT) == pytest.approx(700 - 0.5 * 600, abs=1.5)  # the middle
+    assert frame_y(far, 2 * HEIGHT) == pytest.approx(700 - 0.75 * 600, abs=1.5)

@@ -31,14 +31,15 @@ SORT_SIX = ((1, 2), (4, 5), (0, 2), (3, 5), (0, 1), (3, 4), (1, 4), (0, 3), (2, 
             (2, 4), (2, 3))  # compare-exchanges that sort six values
 
 
-def patch_matrix(view: FieldView, row: Row, outside: float = 0.0, scale: int = 1
-                 ) -> np.ndarray:
+def patch_matrix(view: FieldView, row: Row, outside: float = 0.0, scale: int = 1,
+                 length: float = LENGTH) -> np.ndarray:
     """Homography from patch pixels to frame pixels for `row`, its base moved `outside` column
     widths further out; the patch `scale` times WIDTH x HEIGHT pixels over the same place
-    (each `scale` x `scale` of its pixels cover one of the plain patch's)."""
+    (each `scale` x `scale` of its pixels cover one of the plain patch's), or over `length`
+    field heights from the base instead of LENGTH (squeezed along the row)."""
     column = view.geo.column_width * view.w
     sx = 2 * SIDE * column / (WIDTH * scale)
-    sy = (BEFORE + LENGTH) * view.h / (HEIGHT * scale)
+    sy = (BEFORE + length) * view.h / (HEIGHT * scale)
     half = (1 - scale) / 2  # plain patch pixels' centres lie between the finer ones'
     x0 = row.base[0] - SIDE * column + half * sx
     y0 = row.base[1] - row.direction * (BEFORE * view.h + outside * column - half * sy)
@@ -48,13 +49,15 @@ def patch_matrix(view: FieldView, row: Row, outside: float = 0.0, scale: int = 1
 
 class Columns:
     """Cuts the 26 row patches (points 1..24, bar_low, bar_high) of frames seen through one
-    calibration, `scale` times WIDTH x HEIGHT pixels each (2: the pile counter's)."""
+    calibration, `scale` times WIDTH x HEIGHT pixels each (2: the pile counter's), reaching
+    `length` field heights from each row's base (LENGTH: to the field's middle)."""
 
-    def __init__(self, view: FieldView, scale: int = 1):
+    def __init__(self, view: FieldView, scale: int = 1, length: float = LENGTH):
         self.view = view
+        self.length = length
         self.size = (WIDTH * scale, HEIGHT * scale)
         self.outside = np.array([near_edge(view, row) for row in view.rows])  # cut further out
-        self.matrices = [patch_matrix(view, row, OUTSIDE if out else 0.0, scale)
+        self.matrices = [patch_matrix(view, row, OUTSIDE if out else 0.0, scale, length)
                          for row, out in zip(view.rows, self.outside, strict=True)]
 
     def holding(self, field_xys, margin: float = 6.0) -> np.ndarray:

@@ -138,7 +138,7 @@ def with_photo_readers(image: np.ndarray, view, centres: np.ndarray, sizes: np.n
         return read
     crops = np.stack([die_patch(image, view, centres[c], sizes[c], dice_photo.CROP,
                                 dice_photo.CROP_DICE) for c in unsure])
-    photo = dice_photo.read_values(crops, dice_photo.nets()[1])[:, 1:]
+    photo = dice_photo.read_values(crops, dice_photo.readers())[:, 1:]
     photo /= photo.sum(1, keepdims=True)
     value = read[unsure, 1:] ** (1 - PHOTO_SHARE) * photo ** PHOTO_SHARE
     out = read.copy()

@@ -26,12 +26,20 @@ SURE = 0.9  # reader confidence below which a crop is read again in its other qu
 
 
 @cache
+def readers() -> tuple:
+    """The shipped value readers (dice_value.onnx, dice_value_2.onnx ...)."""
+    return tuple(cv2.dnn.readNetFromONNX(str(path))
+                 for path in sorted(MODELS.glob("dice_value*.onnx")))
+
+
 def nets() -> tuple:
-    """The shipped finder and the tuple of value readers (dice_value.onnx, dice_value_2.onnx
-    ...)."""
-    return (cv2.dnn.readNetFromONNX(str(MODELS / "dice_find.onnx")),
-            tuple(cv2.dnn.readNetFromONNX(str(path))
-                  for path in sorted(MODELS.glob("dice_value*.onnx"))))
+    """The shipped finder and the tuple of value readers (`readers`)."""
+    return _finder(), readers()
+
+
+@cache
+def _finder() -> cv2.dnn.Net:
+    return cv2.dnn.readNetFromONNX(str(MODELS / "dice_find.onnx"))
 
 
 def net_input(image: np.ndarray) -> np.ndarray:

@@ -20,11 +20,12 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
-from .columns import HEIGHT, WIDTH, Columns, softmax
+from .columns import HEIGHT, LENGTH, WIDTH, Columns, softmax
 from .dice import MODELS
 
 MODEL = MODELS / "piles.onnx"
 SCALE = 2  # the counter's patch, times the checker net's pixels each way
+REACH = LENGTH  # field heights its patch shows from the row's base
 TALL = 4  # rows read as holding this many or more with TALL_SURE are counted again
 TALL_SURE = 0.5
 UNSURE = 0.95  # ... and less sure than this of their count (the checker net, sure, is right)
@@ -53,7 +54,7 @@ class PileCounter:
     """Counts the tall rows of frames seen through one calibration again."""
 
     def __init__(self, view: FieldView, net: cv2.dnn.Net):
-        self.columns = Columns(view, SCALE)
+        self.columns = Columns(view, SCALE, REACH)
         self.net = net
         # per row counted last: the checker net's reading then, and the counter's share of it
         self.kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
