@@ -4,8 +4,9 @@
     python benchmarks/vision.py --looks all --images 100 [--corners-only]
 
 Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
-a random look; its calibration is learned from a start-position frame of the same look, as
-`bgboard calibrate` would (`--corners-only`: only the corners and geometry are given, as
+a random look; its calibration is learned from a start-position frame of the same board
+(the same drawing of the look, camera and light, its own sensor noise), as `bgboard calibrate`
+would (`--corners-only`: only the corners and geometry are given, as
 users and outside tests give them; `--adapt`: the reader is then adapted to the look on that
 start frame where it reads it mostly right, as `bgboard calibrate` does). `--looks` draws the
 named looks of `vision.looks` instead, `--images` frames of each, and reports them apart.
@@ -72,7 +73,7 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
     by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     frames = []
     for family, seed, scene in scenes(n, first, looks):
-        start = render(Scene(START_POINTS, look=scene.look), seed + 1_000_000)
+        start = render(Scene(START_POINTS, look=scene.look), seed, shot=1)  # the same board
         cal = from_dict(start.calibration)
         if not corners_only:
             try:

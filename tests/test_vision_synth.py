@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from bgboard.vision.checkers import pyramid
 from bgboard.vision.synth import (
@@ -12,6 +13,7 @@ from bgboard.vision.synth import (
     START_POINTS,
     Cube,
     Die,
+    Look,
     Scene,
     _cube_faces,
     contrasted,
@@ -196,3 +198,16 @@ def test_random_cubes_lie_where_players_leave_them():
     # the field's edge (at least half the smallest cube, 0.0147 of the field's width, off it)
     assert all(-0.204 < c.field_xy[0] < -0.014 or 1.014 < c.field_xy[0] < 1.052 for c in beside)
     assert all(0.036 * 1.1 <= c.size <= 0.046 * 1.8 for c in cubes)
+
+
+def test_another_shot_shows_the_same_board_with_its_own_sensor_noise() -> None:
+    """A calibration's start frame and the frames read later show one board: `shot` draws
+    only the noise afresh, so the two frames differ by two draws of it and nothing else."""
+    look = Look(noise=4.0)
+    first = render(Scene(START_POINTS, look=look), 7).image.astype(np.float32)
+    again = render(Scene(START_POINTS, look=look), 7).image.astype(np.float32)
+    other = render(Scene(START_POINTS, look=look), 7, shot=1).image.astype(np.float32)
+    assert np.array_equal(first, again)
+    difference = (other - first)[first.min(axis=2) > 20]  # away from clipping at black
+    assert abs(float(difference.mean())) < 0.1
+    assert float(difference.std()) == pytest.approx(4.0 * np.sqrt(2), rel=0.1)

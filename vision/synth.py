@@ -869,8 +869,10 @@ def _finish(img, noise: np.ndarray, look: Look) -> np.ndarray:
     return out
 
 
-def render(scene: Scene, seed: int = 0) -> Rendered:
-    """The camera frame of `scene`, its calibration and its ground truth."""
+def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
+    """The camera frame of `scene`, its calibration and its ground truth. Frames of one `seed`
+    show the same board, table, camera and light; a `shot` other than 0 draws the sensor's
+    noise afresh (another frame of that board, as a calibration's start frame is)."""
     look = scene.look
     board_bg, table_part, cover, homography, origin, state = _stage(look, seed)
     board = board_bg.copy()
@@ -890,6 +892,8 @@ def render(scene: Scene, seed: int = 0) -> Rendered:
         gain, noise = _gain(rng, look), _noise(rng, look)
     else:
         gain, noise = _room(look, seed)
+    if shot:
+        noise = _noise(np.random.default_rng([seed, shot]), look)
     img *= gain[..., None]
     if look.glare:
         img += _glare(look, seed)[..., None]
