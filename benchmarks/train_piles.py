@@ -5,6 +5,8 @@ patch of the pile's column with twice the checker net's pixels each way (`vision
     python benchmarks/train_piles.py train --epochs 16 --threads 2 --out FILE.onnx
     python benchmarks/train_piles.py train --real-folds 1,2,3,4 --pasted 10 \
         --init cache/piles/FILE.pt --epochs 3 --peak 1e-3   # -> vision/models/piles.onnx
+    python benchmarks/train_piles.py render|train --reach 0.75 --cache cache/reach ...
+        # the far counter, its patch reaching past the middle -> vision/models/piles_far.onnx
 
 The checker net reads each column at 32 pixels across a point; a checker stacked on another a
 tenth of a diameter off shows there by a rim two or three pixels wide, and the net reads

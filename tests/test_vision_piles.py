@@ -65,7 +65,7 @@ def test_only_tall_rows_the_checker_net_is_unsure_of_are_counted_again() -> None
             counts[row, n] = p
     refs = references(Columns(view).cut(image))
     seven = SevenCounter()
-    out = piles.PileCounter(view, seven).recount(image, counts, refs)
+    out = piles.PileCounter(view, ((seven, piles.REACH),)).recount(image, counts, refs)
     assert seven.x.shape == (1, 6, HEIGHT * piles.SCALE, WIDTH * piles.SCALE)
     untouched = [i for i in range(26) if i != 5]
     assert np.array_equal(out[untouched], counts[untouched])
@@ -82,7 +82,7 @@ def test_a_row_read_as_when_it_was_counted_keeps_its_count_and_a_changed_one_is_
     counts[5, 0], counts[5, 3], counts[5, 5] = 0.0, 0.2, 0.8  # a tall pile, unsure
     refs = references(Columns(view).cut(image))
     seven = SevenCounter()
-    counter = piles.PileCounter(view, seven)
+    counter = piles.PileCounter(view, ((seven, piles.REACH),))
     first = counter.recount(image, counts, refs)
     del seven.x
     assert np.array_equal(counter.recount(image, counts, refs), first)  # a still board
@@ -92,8 +92,40 @@ def test_a_row_read_as_when_it_was_counted_keeps_its_count_and_a_changed_one_is_
     assert seven.x.shape[0] == 1 and out[5, piles.TALL:].sum() == pytest.approx(0.7)
 
 
-def test_a_counter_file_that_is_not_there_gives_no_counter() -> None:
-    assert piles.counter(piles.MODEL.with_name("no_such_counter.onnx")) is None
+class FixedCounter(SevenCounter):
+    """A stand-in counter that reads every row as `n` checkers, surely."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def forward(self) -> np.ndarray:
+        logits = np.full((len(self.x), 16), -50.0, np.float32)
+        logits[:, self.n] = 50.0
+        return logits
+
+
+def test_two_counters_are_averaged_the_far_one_seeing_the_row_past_the_middle() -> None:
+    """A long row of seven ends past the field's middle, where only the far counter sees: a
+    row one counter reads as 6 and the other as 7 shares its tall probability half and half,
+    and the far counter is given the same row squeezed to reach FAR field heights."""
+    image, view = start_frame()
+    counts = np.zeros((26, 16), np.float32)
+    counts[:, 0] = 1.0
+    counts[5, 0], counts[5, 5], counts[5, 6] = 0.0, 0.5, 0.5  # a tall pile, unsure
+    refs = references(Columns(view).cut(image))
+    near, far = FixedCounter(6), FixedCounter(7)
+    out = piles.PileCounter(view, ((near, piles.REACH), (far, piles.FAR))).recount(
+        image, counts, refs)
+    assert out[5, 6] == pytest.approx(0.5) and out[5, 7] == pytest.approx(0.5)
+    assert out[5, :6].sum() == pytest.approx(0.0, abs=1e-6)
+    squeezed = piles.pile_input(Columns(view, piles.SCALE, piles.FAR).cut(image, [5]), refs[[5]])
+    assert np.array_equal(far.x, squeezed) and not np.array_equal(near.x, squeezed)
+
+
+def test_the_far_counter_lies_beside_the_first_and_missing_files_give_none() -> None:
+    assert piles.far_model(piles.MODEL) == piles.MODEL.with_name("piles_far.onnx")
+    assert piles.counter(piles.MODEL.with_name("no_such_counter.onnx")) == ()
+    assert [reach for _, reach in piles.counter()] == [piles.REACH, piles.FAR]
 
 
 def test_the_shipped_counter_reads_towers_the_checker_net_alone_reads_as_five() -> None:
