@@ -106,10 +106,9 @@ def composite(patches: np.ndarray, counts: np.ndarray, bare: np.ndarray, view: F
               donors: list[dict[int, list[np.ndarray]]], own: dict[int, list[np.ndarray]],
               rng, length: float = LENGTH) -> tuple[np.ndarray, np.ndarray]:
     """A photo's 26 patches (of any `Columns` scale and `length`, the donors' sprites cut at
-    the same) with
-    checkers pasted on SHARE of its `bare` points, and the rows' signed counts: the checkers
-    of one donor (its `own` with odds OWN, else one of `donors`), each point one set, COUNTS
-    checkers with odds ODDS."""
+    the same) with checkers pasted on SHARE of its `bare` points, and the rows' signed counts:
+    the checkers of one donor (its `own` with odds OWN, else one of `donors`), each point one
+    set, COUNTS checkers with odds ODDS."""
     donor = own if rng.random() < OWN or not donors else donors[rng.integers(len(donors))]
     sets = [s for s in (1, -1) if donor[s]]
     out, signed = patches.copy(), counts.copy()

@@ -39,6 +39,7 @@ def nets() -> tuple:
 
 @cache
 def _finder() -> cv2.dnn.Net:
+    """The shipped finder (dice_find.onnx), loaded once it is first wanted."""
     return cv2.dnn.readNetFromONNX(str(MODELS / "dice_find.onnx"))
 
 
