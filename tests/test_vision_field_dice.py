@@ -106,7 +106,8 @@ def test_a_die_sure_at_the_expected_size_is_read_once_and_a_bare_place_at_every_
     frame = render(Scene(START_POINTS, dice=(Die(4, at, 30.0),), look=look), 3).image
     places = np.array([view.to_rect(at), view.to_rect((0.7, 0.3))])
     counting = CountingReader()
-    probs, _, sure, sizes = dice.best_reading(frame, view, places, die_rect, counting)
+    probs, _, sizes = dice.best_reading(frame, view, places, die_rect, counting)
+    sure = dice.surety(probs)
     # both at the expected size, the bare place at the 2 others; neither again in eight views
     # (the die is surer than ONE_SIZE, the bare place less sure than PLAUSIBLE)
     assert counting.patches == 2 + 2

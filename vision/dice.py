@@ -90,16 +90,16 @@ def read_views(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
 
 
 def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, reader
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of:
-    the probabilities of no die and 1-6, that it leans, how sure it is (P(a die) x P(its
-    value)) and that size in rectified pixels. Every centre is read at the expected size
-    (EXPECTED) first; only those read less than ONE_SIZE sure there are read at the other
-    sizes (a die of the expected size, most dice on most boards, costs one patch, not three).
-    The centres then read PLAUSIBLE to ONE_SIZE sure are read again at that size in eight
-    views (`read_views`), which their reading becomes. A die leans when the reader says so
-    at its best size or at the expected one: a leaning die shows a side too, so it is often
-    read surest at a larger size than the renders the lean was learnt on."""
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per centre, the reading at the die size (of SIZES times `die_rect`) it is surest of
+    (`surety`): the probabilities of no die and 1-6, that it leans, and that size in
+    rectified pixels. Every centre is read at the expected size (EXPECTED) first; only those
+    read less than ONE_SIZE sure there are read at the other sizes (a die of the expected
+    size, most dice on most boards, costs one patch, not three). The centres then read
+    PLAUSIBLE to ONE_SIZE sure are read again at that size in eight views (`read_views`),
+    which their reading becomes. A die leans when the reader says so at its best size or at
+    the expected one: a leaning die shows a side too, so it is often read surest at a larger
+    size than the renders the lean was learnt on."""
     sizes = np.array(SIZES) * die_rect
     probs = np.zeros((len(sizes), len(centres), 7), np.float32)
     lean = np.zeros((len(sizes), len(centres)), np.float32)
@@ -120,7 +120,7 @@ def best_reading(image: np.ndarray, view, centres: np.ndarray, die_rect: float, 
     if len(again):
         read[again], leans[again] = read_views(np.stack(
             [die_patch(image, view, centres[c], sizes[best[c]]) for c in again]), reader)
-    return read, np.maximum(leans, lean[EXPECTED]), surety(read), sizes[best]
+    return read, np.maximum(leans, lean[EXPECTED]), sizes[best]
 
 
 def with_photo_readers(image: np.ndarray, view, centres: np.ndarray, sizes: np.ndarray,
@@ -165,7 +165,7 @@ def find_field_dice(image: np.ndarray, half: np.ndarray, view, models: tuple | N
     centres = 2 * find_centres(half, finder)
     if not len(centres):
         return []
-    probs, lean, _, sizes = best_reading(image, view, centres, die_rect, reader)
+    probs, lean, sizes = best_reading(image, view, centres, die_rect, reader)
     probs = with_photo_readers(image, view, centres, sizes, probs)
     sure = surety(probs)
     found: list[dict] = []
