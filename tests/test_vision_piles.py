@@ -59,7 +59,7 @@ def test_only_tall_rows_the_checker_net_is_unsure_of_are_counted_again() -> None
     counts[:, 0] = 1.0
     for row, reading in ((5, {3: 0.2, 5: 0.8}),  # White's 6-point: a tall pile, unsure
                          (11, {3: 0.6, 4: 0.4}),  # the mid-point read short of TALL
-                         (18, {5: 0.95, 6: 0.05})):  # Black's 6-point read sure
+                         (18, {5: 0.995, 6: 0.005})):  # Black's 6-point read sure
         counts[row] = 0.0
         for n, p in reading.items():
             counts[row, n] = p

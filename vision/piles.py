@@ -32,7 +32,7 @@ REACH = LENGTH  # field heights its patch shows from the row's base
 FAR = 0.75  # ... the far counter's: past the middle (squeezed along the row to the same size)
 TALL = 4  # rows read as holding this many or more with TALL_SURE are counted again
 TALL_SURE = 0.5
-UNSURE = 0.95  # ... and less sure than this of their count (the checker net, sure, is right)
+UNSURE = 0.99  # ... and less sure than this of their count (the checker net, sure, is right)
 
 
 def far_model(model: Path) -> Path:
