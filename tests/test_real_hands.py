@@ -34,7 +34,8 @@ def test_the_hand_net_sees_a_real_board_alone_as_no_hand_and_the_drawn_arms():
 
 @needs_photos
 def test_without_the_net_a_film_of_a_real_board_flags_its_arms_and_no_clear_frame():
-    """The band alone, its corners at the walls' feet: the band is the box's walls."""
+    """The band judged alone, by a film's Reader and by a Reader a frame: with the corners
+    at the walls' feet, the band around the field lies on the box's walls."""
     film, alone = real_hands.judged(*_img_2602_film(), net=None)
     assert film == [False] * 6 + [True, False] * 3
     assert alone[6::2] == [True] * 3  # each frame alone: every arm seen
