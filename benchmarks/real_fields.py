@@ -2,7 +2,7 @@
 labels put its corners?
 
     python benchmarks/real_fields.py [--copies] [--list] [--finder classic|net] [--net FILE]
-        [--refiner FILE|none] [--renders N [--walls] [--trays]] [--starts]
+        [--refiner FILE|none] [--renders N [--walls [--low]] [--trays]] [--starts]
 
 Each whole-field photo of benchmarks/data/real_boards.json (its chosen copy; with `--copies`
 also the other copies whose corners the labels carry: turned, sheared or cropped versions)
@@ -78,12 +78,12 @@ def measure(entries: list[dict], finder: str = "classic", net: Path = field_find
 
 
 def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = None,
-                    walls: bool = False, trays: bool = False) -> list[dict]:
+                    walls: bool = False, trays: bool = False, low: bool = False) -> list[dict]:
     """The same on renders of the looks held out of training (seeds from RENDER_SEED on, apart
     from the training renders'), their family as the "fold", read by fold 0's nets (no fold
-    ever trained on them); with `walls`, each board a box whose walls show, with `trays`
-    bear-off trays of every kind beside the field (as `train_field_corners.py render
-    --walls --trays` draws them)."""
+    ever trained on them); with `walls`, each board a box whose walls show (`low`: seen from a
+    camera low beside it), with `trays` bear-off trays of every kind beside the field (as
+    `train_field_corners.py render --walls --low --trays` draws them)."""
     from train_field_corners import boxed, trayed  # beside this script
 
     from bgboard.vision.looks import HELD_OUT, family_scene
@@ -94,7 +94,7 @@ def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = 
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
         scene = family_scene(seed, family)
         scene = trayed(scene, seed) if trays else scene
-        shot = render(boxed(scene, seed) if walls else scene, seed)
+        shot = render(boxed(scene, seed, low) if walls else scene, seed)
         found = namings(shot.image, finder, twin(net, 0), twin(refiner, 0))
         entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
                  "image_size": shot.calibration["image_size"],
@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also N renders of the looks held out of training")
     parser.add_argument("--walls", action="store_true",
                         help="those renders as boxes whose walls show beside the field")
+    parser.add_argument("--low", action="store_true",
+                        help="with --walls: those boxes seen from a camera low beside them")
     parser.add_argument("--trays", action="store_true",
                         help="those renders with bear-off trays of every kind beside the field")
     parser.add_argument("--finder", choices=("classic", "net"), default="classic",
@@ -190,9 +192,10 @@ def main(argv: list[str] | None = None) -> int:
         print()
         report(f"Field found in renders of the held-out looks by the {args.finder} finder: "
                f"{args.renders} renders{' with walls' if args.walls else ''}"
+               f"{' seen from low' if args.walls and args.low else ''}"
                f"{' with trays' if args.trays else ''}",
                measure_renders(args.renders, args.finder, args.net, refiner, args.walls,
-                               args.trays))
+                               args.trays, args.low))
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")
         for r in results:

@@ -53,6 +53,9 @@ FIRST_SEED = 600_000
 KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
 RAISED = (0.015, 0.07)  # `--walls`: how much larger the box's top looks than its field
+LOW_RAISED = (0.07, 0.18)  # `--low`: the same for a camera low beside the board
+LOW_OUT = (1.0, 1.6)  # `--low`: the nadir's distance from the field's middle, in its
+# distances to the field's box that way
 TRAY_SIDES = ("both", "both", "low", "high", "none")  # `--trays`: where, as often as this
 TRAY_GAP = (0.01, 0.07)  # `--trays`: the frame between the field and a tray, field heights
 FELT = (40.0, 95.0, 55.0)  # a green felt tray
@@ -69,12 +72,23 @@ def marks(calibration: dict) -> tuple[np.ndarray, np.ndarray]:
             cal.field_to_px([(middle, 0.0), (middle, 1.0)]).astype(np.float32))
 
 
-def boxed(scene, seed: int):
+def boxed(scene, seed: int, low: bool = False):
     """`scene` as a box whose frame and bar stand above the field (`synth.Look.raised`), seen
-    from a camera over a random place near the picture's middle: walls beside the field."""
+    from a camera over a random place near the picture's middle: walls beside the field; or,
+    `low`, from a camera low beside the board (its nadir off the field, beyond one edge or
+    corner): the far walls' faces show large, as in a photo taken from a player's seat."""
     rng = np.random.default_rng([seed, 26])
-    nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
-    return with_look(scene, raised=float(rng.uniform(*RAISED)), nadir=tuple(nadir.tolist()))
+    if low:
+        corners = np.array(scene.look.corners, float)
+        turn = rng.uniform(0, 2 * np.pi)
+        way = np.array([np.cos(turn), np.sin(turn)])
+        edge = min(np.ptp(corners, 0) / 2 / np.maximum(np.abs(way), 1e-6))
+        nadir = corners.mean(0) + rng.uniform(*LOW_OUT) * edge * way
+        raised = rng.uniform(*LOW_RAISED)
+    else:
+        nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
+        raised = rng.uniform(*RAISED)
+    return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()))
 
 
 def trayed(scene, seed: int):
@@ -91,10 +105,10 @@ def trayed(scene, seed: int):
 
 
 def render_frames(frames: int, first: int, folder: Path, walls: bool = False,
-                  trays: bool = False) -> None:
+                  trays: bool = False, low: bool = False) -> None:
     """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk;
-    with `walls`, every board a box with walls (`boxed`); with `trays`, bear-off trays of
-    every kind beside the field (`trayed`)."""
+    with `walls`, every board a box with walls (`boxed`; `low`, seen from a low camera); with
+    `trays`, bear-off trays of every kind beside the field (`trayed`)."""
     folder.mkdir(parents=True, exist_ok=True)
     start = time.time()
     for seed in range(first, first + frames):
@@ -104,7 +118,7 @@ def render_frames(frames: int, first: int, folder: Path, walls: bool = False,
         if trays:
             scene = trayed(scene, seed)
         if walls:
-            scene = boxed(scene, seed)
+            scene = boxed(scene, seed, low)
         shot = render(scene, seed)
         k = KEPT_WIDTH / shot.image.shape[1]
         corners, ends = marks(shot.calibration)
@@ -253,6 +267,8 @@ def main() -> None:
                         help=f"times each real photo is seen an epoch (default {REAL_REPEAT})")
     parser.add_argument("--walls", action="store_true",
                         help="render: every board a box whose walls show beside the field")
+    parser.add_argument("--low", action="store_true",
+                        help="render with --walls: the boxes seen from a camera low beside them")
     parser.add_argument("--trays", action="store_true",
                         help="render: bear-off trays of every kind beside the field")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT.pt",
@@ -264,7 +280,8 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.step == "render":
-        render_frames(args.frames, args.first, args.cache / "frames", args.walls, args.trays)
+        render_frames(args.frames, args.first, args.cache / "frames", args.walls, args.trays,
+                      args.low)
         return
     import field_net  # beside this script: the PyTorch half
 

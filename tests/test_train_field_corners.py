@@ -72,3 +72,23 @@ def test_trays_are_drawn_of_every_kind_and_the_same_for_a_seed():
     assert all(tfc.TRAY_GAP[0] <= look.tray_gap <= tfc.TRAY_GAP[1] for look in looks)
     assert len({look.tray for look in looks}) == 4  # field, darker, frame lighter, felt
     assert tfc.trayed(Scene((0,) * 24), 5) == tfc.trayed(Scene((0,) * 24), 5)
+
+
+def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_and_tall_walls():
+    from bgboard.vision.synth import Scene
+
+    board = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
+    looks = [tfc.boxed(board, seed, low=True).look for seed in range(40)]
+    for look in looks:
+        x, y = look.nadir
+        assert not (180 <= x <= 1100 and 80 <= y <= 640)  # off the field
+        # 1 to 1.6 times as far from the field's middle as the field's edge that way
+        away = np.array([x - 640, y - 360])
+        edge = min(np.array([460, 280]) / np.abs(away / np.linalg.norm(away)))
+        assert 1.0 <= np.linalg.norm(away) / edge <= 1.6
+        assert tfc.LOW_RAISED[0] <= look.raised <= tfc.LOW_RAISED[1]
+    sides = {(look.nadir[0] < 180) - (look.nadir[0] > 1100) for look in looks}
+    assert sides == {-1, 0, 1}  # beside the left or right end, or beyond the long sides
+    assert tfc.boxed(board, 7, low=True) == tfc.boxed(board, 7, low=True)
+    assert all(tfc.RAISED[0] <= tfc.boxed(board, s).look.raised <= tfc.RAISED[1]
+               for s in range(10))
