@@ -5,6 +5,7 @@ four corners and the bar's two ends in a photo of any board.
     python benchmarks/train_field_corners.py render --frames 3000    # renders into the cache
     python benchmarks/train_field_corners.py render --frames 3000 --first 603000 --walls  # boxes
     python benchmarks/train_field_corners.py render --frames 1500 --first 606000 --trays  # trays
+    python benchmarks/train_field_corners.py render --frames 3000 --first 609000 --walls --low
     python benchmarks/train_field_corners.py train --epochs 24 --real-folds 1,2,3,4 --cut 0.3
                                                                      # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
@@ -14,7 +15,8 @@ four corners and the bar's two ends in a photo of any board.
 Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
 around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
-draws each board as a box whose walls show beside the field (`boxed`), `--trays` with
+draws each board as a box whose walls show beside the field (`boxed`; `--low`: seen from a
+camera low beside it, the far walls' faces large), `--trays` with
 bear-off trays of every kind beside it (`trayed`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
