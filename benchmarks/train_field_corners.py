@@ -16,7 +16,7 @@ Renders: `vision.looks` families (all of them but the held-out ones) from seed 6
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
 around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
 draws each board as a box whose walls show beside the field (`boxed`; `--low`: seen from a
-camera low beside it, the far walls' faces large), `--trays` with
+camera low beside it, the far walls' faces large, the checkers standing before them), `--trays` with
 bear-off trays of every kind beside it (`trayed`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
@@ -56,6 +56,7 @@ KEPT_WIDTH = 640  # renders are kept this wide
 REAL_REPEAT = 20
 RAISED = (0.015, 0.07)  # `--walls`: how much larger the box's top looks than its field
 LOW_RAISED = (0.07, 0.18)  # `--low`: the same for a camera low beside the board
+LOW_STANDING = (0.25, 0.6)  # `--low`: the checkers' height, a share of the walls'
 LOW_OUT = (1.0, 1.6)  # `--low`: the nadir's distance from the field's middle, in its
 # distances to the field's box that way
 TRAY_SIDES = ("both", "both", "low", "high", "none")  # `--trays`: where, as often as this
@@ -78,7 +79,8 @@ def boxed(scene, seed: int, low: bool = False):
     """`scene` as a box whose frame and bar stand above the field (`synth.Look.raised`), seen
     from a camera over a random place near the picture's middle: walls beside the field; or,
     `low`, from a camera low beside the board (its nadir off the field, beyond one edge or
-    corner): the far walls' faces show large, as in a photo taken from a player's seat."""
+    corner): the far walls' faces show large, as in a photo taken from a player's seat, and
+    the checkers stand up (`synth.Look.standing`), those by a far wall hiding its foot."""
     rng = np.random.default_rng([seed, 26])
     if low:
         corners = np.array(scene.look.corners, float)
@@ -87,9 +89,10 @@ def boxed(scene, seed: int, low: bool = False):
         edge = min(np.ptp(corners, 0) / 2 / np.maximum(np.abs(way), 1e-6))
         nadir = corners.mean(0) + rng.uniform(*LOW_OUT) * edge * way
         raised = rng.uniform(*LOW_RAISED)
-    else:
-        nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
-        raised = rng.uniform(*RAISED)
+        return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()),
+                         standing=float(rng.uniform(*LOW_STANDING)))
+    nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
+    raised = rng.uniform(*RAISED)
     return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()))
 
 

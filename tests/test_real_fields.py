@@ -111,12 +111,13 @@ def test_renders_with_trays_are_the_same_boards_with_trays_beside_them():
                                                           abs=0.001)
 
 
-def test_renders_of_boxes_seen_from_low_are_the_same_boards_with_taller_far_walls():
+def test_low_box_renders_are_the_same_boards_with_tall_walls_and_standing_checkers():
     from bgboard.vision import field_finder
 
     results = real_fields.measure_renders(4, "net", field_finder.MODEL, walls=True, low=True)
     assert [(r["name"], r["fold"]) for r in results] == [
         ("700000", "logo"), ("700001", "marble"), ("700002", "logo"), ("700003", "marble")]
-    # the finder alone: 0.372, 0.380, 0.195 and 0.406 points off on the boxes seen from above
-    assert [r["error"] for r in results] == pytest.approx([0.453, 0.728, 0.186, 0.396],
+    # the finder alone: 0.372, 0.380, 0.195 and 0.406 points off on the boxes seen from above;
+    # 0.453, 0.728, 0.186 and 0.396 seen from low with the checkers drawn flat
+    assert [r["error"] for r in results] == pytest.approx([1.150, 0.977, 0.193, 0.634],
                                                           abs=0.001)

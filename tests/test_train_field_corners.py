@@ -74,7 +74,7 @@ def test_trays_are_drawn_of_every_kind_and_the_same_for_a_seed():
     assert tfc.trayed(Scene((0,) * 24), 5) == tfc.trayed(Scene((0,) * 24), 5)
 
 
-def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_and_tall_walls():
+def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_tall_walls_and_standing_checkers():
     from bgboard.vision.synth import Scene
 
     board = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
@@ -87,8 +87,9 @@ def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_and_tall_walls():
         edge = min(np.array([460, 280]) / np.abs(away / np.linalg.norm(away)))
         assert 1.0 <= np.linalg.norm(away) / edge <= 1.6
         assert tfc.LOW_RAISED[0] <= look.raised <= tfc.LOW_RAISED[1]
+        assert tfc.LOW_STANDING[0] <= look.standing <= tfc.LOW_STANDING[1]
     sides = {(look.nadir[0] < 180) - (look.nadir[0] > 1100) for look in looks}
     assert sides == {-1, 0, 1}  # beside the left or right end, or beyond the long sides
     assert tfc.boxed(board, 7, low=True) == tfc.boxed(board, 7, low=True)
     assert all(tfc.RAISED[0] <= tfc.boxed(board, s).look.raised <= tfc.RAISED[1]
-               for s in range(10))
+               and tfc.boxed(board, s).look.standing == 0 for s in range(10))

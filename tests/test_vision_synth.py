@@ -88,6 +88,17 @@ def test_a_raised_box_shows_the_walls_facing_the_camera_and_hides_the_others():
     assert np.abs(aside_px[360, 230] - flat_px[360, 230]).max() > 30
 
 
+def test_standing_checkers_hide_the_foot_of_the_far_wall_behind_them():
+    # The default look: point 13 at the top left (x = 216), its five checkers against the far
+    # wall (y = 80) for a camera low beyond the bottom edge; point 14 (x = 287) is bare.
+    stack = with_look(Scene((0,) * 12 + (5,) + (0,) * 11), raised=0.15, nadir=(640.0, 1500.0))
+    flat = render(stack, 3).image.astype(int)
+    standing = render(with_look(stack, standing=0.5), 3).image.astype(int)
+    assert np.abs(standing[60, 216] - flat[60, 216]).max() > 60  # a checker over the wall
+    assert np.array_equal(standing[:, 287], flat[:, 287])  # the wall behind a bare point
+    assert np.array_equal(standing[420:, :], flat[420:, :])  # below the row (y 80-400): as before
+
+
 def test_one_walls_shade_darkens_its_row_and_its_checkers_and_leaves_the_other_row():
     # The default look: points 1-12 along the frame's bottom edge (y = 640), 13-24 along its
     # top (y = 80); the field 560 px high. A checker on point 1 (x = 1062) and on point 24.

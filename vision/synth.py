@@ -35,6 +35,7 @@ SPRITE = 64  # die sprite side in pixels
 DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
 TRAY_WIDTH = 0.1  # a bear-off tray's width, in field widths
 TRAY_SHADE = 0.8  # a tray's colour unless the look gives one: the field's, this much as bright
+STANDING_STEPS = 6  # copies a standing checker is drawn in, base to top (`Look.standing`)
 DIE_LIGHT = np.array([-0.3, -0.4, 1.0]) / np.linalg.norm([-0.3, -0.4, 1.0])  # light on a die
 CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
     ((242, 240, 232), (30, 30, 32)), ((236, 226, 200), (200, 160, 60)),
@@ -132,6 +133,8 @@ class Look:
     raised: float = 0.0  # how much larger the frame's and the bar's top look than the field,
     # seen from the camera: wall height / (camera height - wall height); 0: a flat board
     nadir: tuple[float, float] = (640.0, 360.0)  # frame pixel straight below the camera
+    standing: float = 0.0  # with `raised`: the checkers' height as a share of the walls', drawn
+    # standing towards the camera, so that those by a far wall hide its foot; 0: drawn flat
     trays: str = "low"  # bear-off trays beside the field: low (beside points 1 and 24, field
     # x 0) | high (beside points 12 and 13) | both | none
     tray: tuple | None = None  # the trays' colour (None: the field's, TRAY_SHADE as bright)
@@ -885,7 +888,8 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
-        _raise_box(img, board, look, homography)
+        standing = _checker_layer(look, scene, origin) if look.standing else None
+        _raise_box(img, board, look, homography, standing)
     if scene.hand:
         rng = _resume(state)
         draw_arm(img, rng, look.corners)
@@ -904,18 +908,46 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
 
 
-def _raise_box(img, board, look: Look, homography) -> None:
+def _checker_layer(look: Look, scene: Scene, origin) -> tuple[np.ndarray, np.ndarray]:
+    """The checkers alone on the board's canvas, and how much of each pixel they cover."""
+    (cw, ch), _, _ = _canvas_layout(look)
+    strips = _strips(look, scene.points, scene.bar)
+    layer = np.zeros((ch, cw, 3), np.float32)
+    _draw_checkers(layer, look, strips, origin, CANVAS_H)
+    cover = np.zeros((ch, cw, 3), np.float32)
+    _draw_checkers(cover, replace(look, checkers=((255.0,) * 3,) * 2), strips, origin, CANVAS_H)
+    return layer, np.clip(cover.max(-1, keepdims=True) / 127, 0, 1)
+
+
+def _about_nadir(look: Look, scale: float) -> np.ndarray:
+    """The frame scaled by `scale` about the nadir: where a plane that high above the field
+    is seen (a pinhole camera looking down)."""
+    nx, ny = look.nadir
+    return np.array([[scale, 0, nx * (1 - scale)], [0, scale, ny * (1 - scale)], [0, 0, 1]])
+
+
+def _stand(img, look: Look, homography, checkers) -> None:
+    """Draw `_checker_layer`'s checkers standing `look.standing` of the walls' height: their
+    sides in STANDING_STEPS copies each a little higher, darker, then their tops."""
+    layer, cover = checkers
+    height = look.standing * look.raised / (1 + look.raised)  # a share of the camera's height
+    for step in range(1, STANDING_STEPS + 1):
+        seen = _about_nadir(look, 1 / (1 - height * step / STANDING_STEPS)) @ homography
+        shade = 1.0 if step == STANDING_STEPS else 0.55
+        over = cv2.warpPerspective(cover, seen, FRAME_SIZE)[..., None]
+        img[:] = img * (1 - over) + cv2.warpPerspective(layer, seen, FRAME_SIZE) * shade * over
+
+
+def _raise_box(img, board, look: Look, homography, checkers=None) -> None:
     """Draw the frame and the bar raised above the field, as the camera sees a box: the walls
     facing it (inner walls of each half, outer walls of the side it looks over) between each
-    edge on the field's plane and the same edge on the top's, then the top itself over them.
-    The top's plane is the field's scaled about the nadir (a pinhole camera looking down), so
-    the near walls hide the field's edge and the far ones show below the frame's edge."""
+    edge on the field's plane and the same edge on the top's, then (with `checkers`, from
+    `_checker_layer`) the checkers standing, then the top itself over them. The top's plane is
+    the field's scaled about the nadir (a pinhole camera looking down), so the near walls hide
+    the field's edge and the far ones show below the frame's edge."""
     (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
-    nx, ny = look.nadir
-    scale = 1 + look.raised
-    up = np.array([[scale, 0, nx * (1 - scale)], [0, scale, ny * (1 - scale)], [0, 0, 1]])
-    top = up @ homography
+    top = _about_nadir(look, 1 + look.raised) @ homography
     walls = [((0, 0), (cw, 0), (cw, ch), (0, ch))]  # the outer walls
     walls += [((x0, oy), (x1, oy), (x1, oy + fh), (x0, oy + fh)) for x0, x1 in
               ((ox, bx0), (bx1, ox + fw))]  # each half's inner walls
@@ -929,6 +961,8 @@ def _raise_box(img, board, look: Look, homography) -> None:
             quad = np.array([low[k], low[after], high[after], high[k]]) * 16
             shade = 0.5 + 0.12 * k  # each side lit differently
             cv2.fillPoly(img, [quad.astype(np.int32)], (frame * shade).tolist(), cv2.LINE_AA, 4)
+    if checkers is not None:
+        _stand(img, look, homography, checkers)
     raised = np.ones((ch, cw), np.float32)
     raised[oy:oy + fh, ox:round(bx0)] = 0
     raised[oy:oy + fh, round(bx1):ox + fw] = 0
