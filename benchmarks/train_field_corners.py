@@ -89,11 +89,13 @@ def boxed(scene, seed: int, low: bool = False):
         edge = min(np.ptp(corners, 0) / 2 / np.maximum(np.abs(way), 1e-6))
         nadir = corners.mean(0) + rng.uniform(*LOW_OUT) * edge * way
         raised = rng.uniform(*LOW_RAISED)
-        return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()),
-                         standing=float(rng.uniform(*LOW_STANDING)))
-    nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
-    raised = rng.uniform(*RAISED)
-    return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()))
+        standing = rng.uniform(*LOW_STANDING)
+    else:
+        nadir = np.array(FRAME_SIZE) / 2 + rng.normal(0, 350, 2)
+        raised = rng.uniform(*RAISED)
+        standing = 0.0
+    return with_look(scene, raised=float(raised), nadir=tuple(nadir.tolist()),
+                     standing=float(standing))
 
 
 def trayed(scene, seed: int):

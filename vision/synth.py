@@ -879,7 +879,8 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     look = scene.look
     board_bg, table_part, cover, homography, origin, state = _stage(look, seed)
     board = board_bg.copy()
-    _draw_checkers(board, look, _strips(look, scene.points, scene.bar), origin, CANVAS_H)
+    strips = _strips(look, scene.points, scene.bar)
+    _draw_checkers(board, look, strips, origin, CANVAS_H)
     _draw_dice(board, look, scene.dice, origin)
     if scene.cube:
         _draw_doubling(board, look, scene.cube, origin)
@@ -888,7 +889,7 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
-        standing = _checker_layer(look, scene, origin) if look.standing else None
+        standing = _checker_layer(look, strips, origin) if look.standing else None
         _raise_box(img, board, look, homography, standing)
     if scene.hand:
         rng = _resume(state)
@@ -908,15 +909,15 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
 
 
-def _checker_layer(look: Look, scene: Scene, origin) -> tuple[np.ndarray, np.ndarray]:
-    """The checkers alone on the board's canvas, and how much of each pixel they cover."""
+def _checker_layer(look: Look, strips, origin) -> np.ndarray:
+    """The checkers (`_strips`) alone on the board's canvas, and as a fourth channel how much
+    of each pixel they cover."""
     (cw, ch), _, _ = _canvas_layout(look)
-    strips = _strips(look, scene.points, scene.bar)
     layer = np.zeros((ch, cw, 3), np.float32)
     _draw_checkers(layer, look, strips, origin, CANVAS_H)
     cover = np.zeros((ch, cw, 3), np.float32)
     _draw_checkers(cover, replace(look, checkers=((255.0,) * 3,) * 2), strips, origin, CANVAS_H)
-    return layer, np.clip(cover.max(-1, keepdims=True) / 127, 0, 1)
+    return np.dstack([layer, np.clip(cover.max(-1) / 127, 0, 1)])
 
 
 def _about_nadir(look: Look, scale: float) -> np.ndarray:
@@ -929,13 +930,13 @@ def _about_nadir(look: Look, scale: float) -> np.ndarray:
 def _stand(img, look: Look, homography, checkers) -> None:
     """Draw `_checker_layer`'s checkers standing `look.standing` of the walls' height: their
     sides in STANDING_STEPS copies each a little higher, darker, then their tops."""
-    layer, cover = checkers
     height = look.standing * look.raised / (1 + look.raised)  # a share of the camera's height
     for step in range(1, STANDING_STEPS + 1):
         seen = _about_nadir(look, 1 / (1 - height * step / STANDING_STEPS)) @ homography
         shade = 1.0 if step == STANDING_STEPS else 0.55
-        over = cv2.warpPerspective(cover, seen, FRAME_SIZE)[..., None]
-        img[:] = img * (1 - over) + cv2.warpPerspective(layer, seen, FRAME_SIZE) * shade * over
+        warped = cv2.warpPerspective(checkers, seen, FRAME_SIZE)
+        over = warped[..., 3:]
+        img[:] = img * (1 - over) + warped[..., :3] * shade * over
 
 
 def _raise_box(img, board, look: Look, homography, checkers=None) -> None:
