@@ -1,7 +1,7 @@
 """Vision accuracy and speed: synthetic frames over many looks, the real dice photos, ms/frame.
 
     python benchmarks/vision.py [--images 1000] [--dice-photos DIR] [--speed-frames 200]
-    python benchmarks/vision.py --looks all --images 100 [--corners-only]
+    python benchmarks/vision.py --looks all --images 100 [--corners-only] [--misses]
 
 Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
 a random look; its calibration is learned from a start-position frame of the same board
@@ -10,7 +10,8 @@ would (`--corners-only`: only the corners and geometry are given, as
 users and outside tests give them; `--adapt`: the reader is then adapted to the look on that
 start frame where it reads it mostly right, as `bgboard calibrate` does). `--looks` draws the
 named looks of `vision.looks` instead, `--images` frames of each, and reports them apart.
-Prints Markdown tables (they go into docs/vision.md).
+Prints Markdown tables (they go into docs/vision.md); `--misses` also lists every point read
+wrong, with the reader's likeliest readings there.
 """
 
 from __future__ import annotations
@@ -57,6 +58,20 @@ def match_dice(truth: list[dict], seen: list[dict], aspect: float) -> list[tuple
     return pairs
 
 
+def wrong_points(obs: dict, truth: dict) -> list[dict]:
+    """Each point (1-24) and bar the reader got wrong in one frame: what it holds, what was
+    read, and the reader's likeliest readings there (`point_options`; none for the bar)."""
+    options = obs.get("point_options") or [[]] * 24
+    wrong = [{"where": str(i + 1), "truth": t, "read": r,
+              "options": [(n, round(float(p), 2)) for n, p in options[i][:2]]}
+             for i, (r, t) in enumerate(zip(obs["points"], truth["points"], strict=True))
+             if r != t]
+    wrong += [{"where": f"bar {side}", "truth": truth["bar"][side], "read": obs["bar"][side],
+               "options": []} for side in ("white", "black")
+              if obs["bar"][side] != truth["bar"][side]]
+    return wrong
+
+
 def scenes(n: int, first: int, looks: list[str] | None):
     """(look name or None, seed, scene): n random looks, or n of each named look."""
     if not looks:
@@ -71,7 +86,7 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
               adapt: bool = False, net: Path = MODEL, pile_net: Path = PILES) -> dict:
     stats = defaultdict(float)
     by_look: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    frames = []
+    frames, misses = [], []
     for family, seed, scene in scenes(n, first, looks):
         start = render(Scene(START_POINTS, look=scene.look), seed, shot=1)  # the same board
         cal = from_dict(start.calibration)
@@ -106,6 +121,7 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
         stats["wrong"] += not exact
         stats["wrong flagged low"] += (not exact) and obs["confidence"] < 0.5
         name = family or look_name(scene.look)
+        misses += [{"look": name, "seed": seed, **w} for w in wrong_points(obs, truth)]
         by_look[name][0] += exact
         by_look[name][1] += 1
         by_look[name][2] += right
@@ -118,7 +134,7 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
         stats["cocked flagged"] += sum(t["cocked"] and d["cocked"] for t, d in pairs)
         stats["flat"] += sum(not t["cocked"] for t in truth["dice"])
         stats["flat flagged"] += sum((not t["cocked"]) and d["cocked"] for t, d in pairs)
-    return {"stats": stats, "by_look": by_look, "frames": frames}
+    return {"stats": stats, "by_look": by_look, "frames": frames, "misses": misses}
 
 
 def real_dice(folder: Path) -> dict:
@@ -194,6 +210,8 @@ def main() -> None:
     parser.add_argument("--adapt", action="store_true",
                         help="adapt the reader to each look on its start frame, as `bgboard "
                              "calibrate` does")
+    parser.add_argument("--misses", action="store_true",
+                        help="also list every point and bar read wrong (frames without a hand)")
     args = parser.parse_args()
     looks = FAMILIES if args.looks == "all" else args.looks.split(",") if args.looks else None
     unknown = set(looks or ()) - set(FAMILIES)
@@ -230,6 +248,13 @@ def main() -> None:
     for name, (ok, n, right) in sorted(result["by_look"].items()):
         held = " (held out)" if name in HELD_OUT else ""
         print(f"| {name}{held} | {pct(right, 24 * n)} | {pct(ok, n)} |")
+    if args.misses:
+        print("\n| look | seed | point | holds | read | likeliest readings |\n"
+              "|---|---|---|---|---|---|")
+        for m in result["misses"]:
+            options = ", ".join(f"{n} ({p})" for n, p in m["options"]) or "-"
+            print(f"| {m['look']} | {m['seed']} | {m['where']} | {m['truth']} | {m['read']} | "
+                  f"{options} |")
     if args.dice_photos.is_dir():
         r = real_dice(args.dice_photos)
         print(f"\n## Real dice photos: {int(r['photos'])} photos, {int(r['dice'])} labelled dice\n")
