@@ -34,7 +34,7 @@ from bgboard.vision.learn import learn
 from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.piles import MODEL as PILES
 from bgboard.vision.read import CHECKER_READERS, Reader
-from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from bgboard.vision.synth import COVERED, START_POINTS, Scene, covered, random_scene, render
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -111,11 +111,17 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
             continue
         stats["frames"] += 1
         stats["false hand"] += obs["hand"]
-        right = sum(a == b for a, b in zip(obs["points"], truth["points"], strict=True))
+        hits = [a == b for a, b in zip(obs["points"], truth["points"], strict=True)]
+        right = sum(hits)
         stats["points"] += 24
         stats["points right"] += right
         exact = right == 24 and obs["bar"] == truth["bar"]
         stats["boards exact"] += exact
+        shown = [not c for c in covered(scene.look, scene.points)]  # every checker shows
+        stats["points shown"] += sum(shown)
+        stats["points shown right"] += sum(h for h, s in zip(hits, shown, strict=True) if s)
+        stats["boards shown"] += all(shown)
+        stats["boards shown exact"] += all(shown) and exact
         stats["confident"] += obs["confidence"] >= 0.5
         stats["confident exact"] += exact and obs["confidence"] >= 0.5
         stats["wrong"] += not exact
@@ -232,6 +238,11 @@ def main() -> None:
     print("| measure | result | bar |\n|---|---|---|")
     print(f"| per-point count | {pct(s['points right'], s['points'])} | >= 99.9% |")
     print(f"| whole board exact (points + bar) | {pct(s['boards exact'], s['frames'])} | >= 99% |")
+    print(f"| per-point count, points whose every checker shows (no checker within {COVERED} "
+          f"of a diameter of one below it) | {pct(s['points shown right'], s['points shown'])} "
+          "| - |")
+    print(f"| whole board exact, boards whose every checker shows | "
+          f"{pct(s['boards shown exact'], s['boards shown'])} | - |")
     print(f"| dice found with the right value | {pct(s['dice right'], s['dice'])} | >= 99.5% |")
     print(f"| false dice (of dice reported) | {pct(s['false dice'], s['dice seen'])} | - |")
     print(f"| cocked dice flagged | {pct(s['cocked flagged'], s['cocked'])} | >= 95% |")

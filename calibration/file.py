@@ -4,7 +4,8 @@ Only `version`, `image_size` and `corners_px` are required; `geometry` has defau
 other keys (learned colours, camera intrinsics, the camera's settings) are kept as they are in
 `extra`; `camera` is checked when the file is read. The optional `board` key names a PNG beside
 the file: what the field's rows look like bare on the user's own board (`BoardLook`), cut from
-the start frame at calibration; a file without it, or whose PNG is gone, reads unadapted.
+the start frame at calibration, and the two sets' colours there; a file without it, or whose
+PNG is gone, reads unadapted.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ ROWS = 26  # the field's rows in a BoardLook: points 1..24, bar_low, bar_high
 class BoardLook:
     """What each of the field's 26 rows looks like bare on the user's own board (uint8 BGR
     patches, (26, H, W, 3), as `vision.columns` cuts them), cut through `corners_px` from the
-    start-position frame at calibration: the checker reader compares each row with it."""
+    start-position frame at calibration: the checker reader compares each row with it. `sets`:
+    White's and Black's checker colours (Lab, OpenCV's 8-bit scale) in that frame, which tell
+    the reader which set a colour is (None: not known)."""
 
     corners_px: dict[str, tuple[float, float]]
     patches: np.ndarray
+    sets: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,22 @@ class Calibration:
         """The bare look of the user's board (`BoardLook.patches`) when it was cut through
         these very corners; None when there is none or the corners have moved since (a bumped
         camera, corners set again): then it no longer shows the rows where they are."""
+        board = self._board_here()
+        return None if board is None else board.patches
+
+    def board_sets(self) -> tuple | None:
+        """White's and Black's checker colours kept with the board's look (`BoardLook.sets`),
+        under the same rule as `board_patches`."""
+        board = self._board_here()
+        return None if board is None else board.sets
+
+    def _board_here(self) -> BoardLook | None:
+        """The board's look when it was cut through these very corners, else None."""
         if self.board is None:
             return None
         moved = max(abs(a - b) for k in CORNERS
                     for a, b in zip(self.board.corners_px[k], self.corners_px[k], strict=True))
-        return self.board.patches if moved < 0.01 else None
+        return self.board if moved < 0.01 else None
 
     def camera(self) -> CameraSettings | None:
         """The settings to open the camera with, at this calibration's image size; None when
@@ -216,7 +231,18 @@ def _board(key, folder: Path) -> BoardLook | None:
         return None
     h, w = tiled.shape[0], tiled.shape[1] // ROWS
     return BoardLook(corners, np.ascontiguousarray(
-        tiled.reshape(h, ROWS, w, 3).transpose(1, 0, 2, 3)))
+        tiled.reshape(h, ROWS, w, 3).transpose(1, 0, 2, 3)), _sets(key.get("sets")))
+
+
+def _sets(value) -> tuple | None:
+    """The two set colours of a `board` key's "sets" (two Lab triples); None when missing or
+    bad (the reader then tells the sets apart without them)."""
+    try:
+        sets = tuple(tuple(float(v) for v in colour) for colour in value)
+    except (TypeError, ValueError):
+        return None
+    return sets if len(sets) == 2 and all(len(c) == 3 and np.isfinite(c).all() for c in sets) \
+        else None
 
 
 def board_file(path: Path) -> Path:
@@ -244,6 +270,8 @@ def save(cal: Calibration, path) -> None:
         os.replace(png.with_name(png.name + ".tmp.png"), png)
         data["board"] = {"file": png.name, "corners_px": {
             k: [round(float(v), 2) for v in cal.board.corners_px[k]] for k in CORNERS}}
+        if cal.board.sets is not None:
+            data["board"]["sets"] = [[round(float(v), 1) for v in c] for c in cal.board.sets]
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)

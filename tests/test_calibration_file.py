@@ -147,6 +147,37 @@ def test_the_board_look_goes_beside_the_file_and_is_dropped_when_the_corners_mov
     assert "board" not in json.loads(path.read_text()) and load(path).board is None
 
 
+def test_the_sets_colours_are_kept_with_the_board_look_and_go_with_it(tmp_path):
+    import dataclasses
+
+    from bgboard.calibration.file import BoardLook
+
+    patches = np.zeros((26, 112, 32, 3), np.uint8)
+    sets = ((220.04, 119.0, 182.0), (26.0, 124.0, 137.0))
+    cal = from_dict(MINIMAL)
+    path = tmp_path / "cal.json"
+    save(dataclasses.replace(cal, board=BoardLook(dict(cal.corners_px), patches, sets)), path)
+    assert json.loads(path.read_text())["board"]["sets"] == [[220.0, 119.0, 182.0],
+                                                              [26.0, 124.0, 137.0]]
+    again = load(path)
+    assert again.board_sets() == ((220.0, 119.0, 182.0), (26.0, 124.0, 137.0))
+    moved = dataclasses.replace(again, corners_px={**again.corners_px, "p1": (1101.0, 650.0)})
+    assert moved.board_sets() is None  # they go with the look when the corners move
+
+
+@pytest.mark.parametrize("sets", [[[220, 119]], "white", [[1, 2, 3], [4, 5, "x"]],
+                                  [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[1, 2, 3], [4, 5, None]]])
+def test_bad_sets_colours_are_ignored_and_the_board_look_kept(tmp_path, sets):
+    import cv2
+
+    path = tmp_path / "cal.json"
+    cv2.imwrite(str(tmp_path / "cal.board.png"), np.zeros((112, 26 * 32, 3), np.uint8))
+    key = {"file": "cal.board.png", "corners_px": MINIMAL["corners_px"], "sets": sets}
+    path.write_text(json.dumps({**MINIMAL, "board": key}))
+    cal = load(path)
+    assert cal.board_patches().shape == (26, 112, 32, 3) and cal.board_sets() is None
+
+
 @pytest.mark.parametrize("key", [{"file": "gone.png", "corners_px": MINIMAL["corners_px"]},
                                  {"file": "cal.json", "corners_px": MINIMAL["corners_px"]},
                                  {"corners_px": MINIMAL["corners_px"]}, "cal.board.png",

@@ -104,6 +104,31 @@ def test_a_net_that_finds_every_row_dark_still_gives_two_groups() -> None:
         [blended(g, d) for g, d in zip([0.95, 0.05, 0.95, 0.05, 0.05], dark, strict=True)])
 
 
+def test_with_the_sets_colours_known_two_groups_of_one_set_stay_that_set() -> None:
+    # one set alone on the field, half of it in a shade: two clear colour groups, both White's
+    lit, shaded = (241.0, 117.0, 186.0), (200.0, 121.0, 178.0)
+    lab = np.array([lit, lit, shaded, shaded, shaded], np.float32)
+    dark = np.array([0.2, 0.02, 0.08, 0.47, 0.69], np.float32)
+    occupied = np.ones(5, bool)
+    grouped = group_by_contrast(lab, dark, occupied)  # the darker group taken for Black
+    assert (grouped > 0.5).tolist() == [False, False, True, True, True]
+    sets = np.array([(220.0, 119.0, 182.0), (26.0, 124.0, 137.0)], np.float32)  # the start's
+    grouped = group_by_contrast(lab, dark, occupied, sets)
+    assert grouped.tolist() == pytest.approx([blended(0.05, d) for d in dark])
+
+
+def test_both_sets_seen_darker_than_at_calibration_are_still_told_apart() -> None:
+    # the lamp dimmed since calibration: White's rows now lie about as near Black's colour as
+    # their own, so they are not taken for one set: the closer pairing decides
+    white, black = (120.0, 128.0, 128.0), (15.0, 128.0, 128.0)
+    lab = np.array([white, black, white, black], np.float32)
+    dark = np.array([0.4, 0.6, 0.45, 0.55], np.float32)
+    sets = np.array([(220.0, 128.0, 128.0), (26.0, 128.0, 128.0)], np.float32)
+    grouped = group_by_contrast(lab, dark, np.ones(4, bool), sets)
+    assert grouped.tolist() == pytest.approx(
+        [blended(g, d) for g, d in zip([0.05, 0.95, 0.05, 0.95], dark, strict=True)])
+
+
 def test_a_lone_false_dark_row_makes_no_group_of_its_own() -> None:
     # image016 as one net read it: the 1-, 17- and 19-points hold Black's checkers lit pale
     # (the 12-point's lit paler still), the 23-point is bare but read as one dark checker.

@@ -230,3 +230,39 @@ def test_a_patch_reaching_further_shows_that_much_of_the_column_squeezed() -> No
     assert frame_y(far, 0) == pytest.approx(frame_y(plain, 0), abs=0.5)  # 0.03 beyond the base
     assert frame_y(plain, 2 * HEIGHT) == pytest.approx(700 - 0.5 * 600, abs=1.5)  # the middle
     assert frame_y(far, 2 * HEIGHT) == pytest.approx(700 - 0.75 * 600, abs=1.5)
+
+
+def test_each_sets_colour_is_the_median_first_checker_of_its_rows() -> None:
+    from bgboard.vision.columns import BASE_ROWS, set_colours
+    from bgboard.vision.synth import START_POINTS
+
+    patches = np.full((26, HEIGHT, WIDTH, 3), 90, np.uint8)  # the board
+    counts = [*START_POINTS, 0, 0]
+    shades = {1: [200, 210, 230, 240], -1: [20, 30, 40, 50]}  # each set's four rows, grey
+    for sign, greys in shades.items():
+        for i, grey in zip([i for i, n in enumerate(counts) if n * sign > 0], greys, strict=True):
+            patches[i, BASE_ROWS] = grey
+    def lightness(grey):
+        return float(cv2.cvtColor(np.full((1, 1, 3), grey, np.uint8), cv2.COLOR_BGR2LAB)[0, 0, 0])
+    assert set_colours(patches, counts) == tuple(
+        (float(np.median([lightness(g) for g in shades[sign]])), 128.0, 128.0) for sign in (1, -1))
+
+
+def test_the_start_frame_tells_the_reader_which_set_is_white_on_a_board_of_one_set() -> None:
+    # marble frame 195 of the held-out looks: only White's checkers on the field, half in a
+    # shade; unadapted the shaded rows are taken for Black's (docs/vision.md)
+    from bgboard.vision.columns import adapted
+    from bgboard.vision.looks import family_scene
+    from bgboard.vision.read import Reader
+    from bgboard.vision.synth import START_POINTS
+
+    scene = family_scene(195, "marble", hand=0.1, cocked=0.15)
+    start = render(Scene(START_POINTS, look=scene.look), 195, shot=1)
+    cal = adapted(start.image, from_dict(start.calibration), [*START_POINTS, 0, 0])
+    white, black = cal.board_sets()
+    assert white[0] > 200 and black[0] < 40  # lightness, 0-255
+    frame = render(scene, 195)
+    assert all(n >= 0 for n in frame.truth["points"])
+    assert Reader(cal).read(frame.image)["points"] == frame.truth["points"]
+    unadapted = Reader(from_dict(start.calibration)).read(frame.image)["points"]
+    assert any(n < 0 for n in unadapted)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from bgboard.vision.checkers import pyramid
+from bgboard.vision.looks import family_scene
 from bgboard.vision.synth import (
     CANVAS_H,
     CUBE_FACES,
@@ -17,6 +18,7 @@ from bgboard.vision.synth import (
     Scene,
     _cube_faces,
     contrasted,
+    covered,
     random_cube,
     random_look,
     random_scene,
@@ -222,3 +224,27 @@ def test_another_shot_shows_the_same_board_with_its_own_sensor_noise() -> None:
     difference = (other - first)[first.min(axis=2) > 20]  # away from clipping at black
     assert abs(float(difference.mean())) < 0.1
     assert float(difference.std()) == pytest.approx(4.0 * np.sqrt(2), rel=0.1)
+
+
+def test_checkers_in_the_gaps_of_the_layer_below_all_show():
+    points = [9, -6, 5, 0] + [0] * 20
+    look = Look()  # the reader's rows: from the 6th on in the gaps of the first layer
+    assert covered(look, points) == [0] * 24
+    # half a diameter off the one below: counted only when anything within a diameter is
+    assert covered(look, points, within=1.0) == [4, 1] + [0] * 22
+
+
+def test_tower_checkers_count_as_covered_by_how_near_they_sit_on_the_one_below():
+    look = Look(pile="towers")  # the 6th on set on the first five, a little off
+    points = [0, 7, 0, -8] + [0] * 20
+    assert covered(look, points, within=0.0) == [0] * 24
+    assert covered(look, points, within=1.0) == [0, 2, 0, 3] + [0] * 20
+
+
+def test_the_benchmarks_towers_hiding_a_checker_are_found():
+    # the held-out looks' frames whose sixth checker lies 0.019 and 0.028 of a diameter off
+    # the one below it (docs/vision.md: what the held-out looks still lose)
+    for family, seed, point in (("logo", 3, 5), ("marble", 28, 12)):
+        scene = family_scene(seed, family, hand=0.1, cocked=0.15)
+        assert scene.points[point - 1] == -6
+        assert covered(scene.look, scene.points)[point - 1] == 1

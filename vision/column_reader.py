@@ -29,6 +29,7 @@ from .columns import (
     ROW_COLOURS,
     WIDTH,
     Columns,
+    base_colours,
     board_references,
     references,
     row_references,
@@ -38,13 +39,13 @@ from .dice import MODELS
 
 MODEL = MODELS / "checkers.onnx"
 OPTIONS = 3  # readings kept per point
-BASE_ROWS = slice(round(HEIGHT * 0.1), round(HEIGHT * 0.2))  # a first checker's middle
 LAB_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts less than hue
 CLEAR = 20.0  # Lab distance between two sets' colours that makes them two clear groups
 SURE = 0.51  # a row the net judges this far from 0.5 keeps the net's judgement (0.51: none)
 NET_APART = 0.2  # the groups' average judgements differ this much: the net says which is Black
 BY_CALIBRATION = 0.95  # how sure a group is Black when the learned colours say so
 BY_LIGHTNESS = 0.75  # ... when it is only the darker group (players may have swapped sets)
+ONE_SET = 0.5  # two groups each this much nearer one set's colour than the other's are one set
 OWN_SAY = 0.001  # the net's own judgement of a row blended into its group's: it breaks ties
 CELL = 4  # patches are compared in CELL x CELL pixel averages (sensor noise averages out)
 TINY = 1e-12  # a probability too small to divide by
@@ -78,11 +79,12 @@ class ColumnReader:
 
     def __init__(self, view: FieldView, model: Path = MODEL, sets: tuple | None = None,
                  board: np.ndarray | None = None, pile_net: Path = piles.MODEL):
-        """`sets`: the Lab colours of White's and Black's checkers learned at calibration,
-        which fix which colour group is White; without them White is the set the net finds
-        lighter. `board`: what each row looks like bare on this board (`columns.adapted`, kept
-        with the calibration): the net compares each row with it rather than with the frame's
-        medians. `pile_net`: the pile counter's ONNX file (none there: no counter)."""
+        """`sets`: the Lab colours of White's and Black's checkers seen at calibration (learned
+        colours, or the start frame's sets kept with the board's look), which say which set
+        each colour group is; without them White is the set the net finds lighter. `board`:
+        what each row looks like bare on this board (`columns.adapted`, kept with the
+        calibration): the net compares each row with it rather than with the frame's medians.
+        `pile_net`: the pile counter's ONNX file (none there: no counter)."""
         self.columns = Columns(view)
         counter = piles.counter(pile_net)
         self.piles = piles.PileCounter(view, counter) if counter else None
@@ -222,14 +224,6 @@ def pair_input(patches: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return x
 
 
-def base_colours(patches: np.ndarray) -> np.ndarray:
-    """Lab colour (OpenCV 8-bit scale) of the middle of the first checker's place in each
-    patch: where a row's first checker lies when there is one."""
-    middle = patches[:, BASE_ROWS, WIDTH // 2 - 4:WIDTH // 2 + 4]
-    lab = cv2.cvtColor(middle.reshape(-1, 8, 3), cv2.COLOR_BGR2LAB).reshape(len(patches), -1, 3)
-    return np.median(lab, axis=1).astype(np.float32)
-
-
 def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
                       sets: np.ndarray | None = None,
                       counts: np.ndarray | None = None) -> np.ndarray:
@@ -239,8 +233,9 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     (k-means). When that puts more than 15 checkers (`counts`: each row's likeliest count) in
     a group, lightness starts the groups too and the grouping with fewer over 15 is kept: one
     row the net takes for dark checkers (a shadow, a knob) makes no group of its own. Which
-    group is Black: the one nearer Black's colour in `sets` (White's and Black's Lab colours
-    learned at calibration) when given; else the one the net finds darker on average, as sure
+    group is which set: each group the set whose colour in `sets` (White's and Black's Lab
+    colours seen at calibration) is nearer, when given (both groups may be one set, lit and
+    shaded); else Black is the one the net finds darker on average, as sure
     as the groups' average judgements differ; else, when the net hardly tells them apart, the
     darker one. The rows the net itself is unsure of take their group's side, with a
     thousandth of their own judgement blended in (OWN_SAY): a board read with more than 15 of
@@ -267,8 +262,8 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     if np.linalg.norm((centres[0] - centres[1]) * LAB_WEIGHTS) < CLEAR:
         return dark
     means = [float(dark[rows][group == g].mean()) for g in (False, True)]
-    black, sure = _black_group(centres, means, sets)
-    grouped = np.where(group, sure if black else 1 - sure, 1 - sure if black else sure)
+    blacks, sure = _black_groups(centres, means, sets)
+    grouped = np.where(group, *(sure if b else 1 - sure for b in blacks[::-1]))
     grouped = (1 - OWN_SAY) * grouped + OWN_SAY * dark[rows]
     out = dark.copy()
     unsure = np.abs(dark[rows] - 0.5) < SURE
@@ -289,20 +284,25 @@ def _k_means(lab: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return group, centres
 
 
-def _black_group(centres: np.ndarray, means: list[float], sets: np.ndarray | None):
-    """Whether the second of two colour groups is Black, and how sure that is."""
+def _black_groups(centres: np.ndarray, means: list[float], sets: np.ndarray | None
+                  ) -> tuple[tuple[bool, bool], float]:
+    """Whether each of two colour groups is Black, and how sure that is. With the sets'
+    colours known (`sets`: White's, Black's), the pairing of groups and sets that lies closer;
+    but two groups each clearly nearer one set (ONE_SET) are both that set: one set alone on
+    the field, lit and shaded. Else one group is Black: the one the net finds darker, or
+    failing that the darker."""
     if sets is not None:
-        return _nearer(centres, sets), BY_CALIBRATION
+        d = np.linalg.norm((centres[:, None] - sets[None]) * LAB_WEIGHTS, axis=2)
+        near = d.argmin(1)
+        if near[0] == near[1] and (d.min(1) < ONE_SET * d.max(1)).all():
+            return (bool(near[0]),) * 2, BY_CALIBRATION
+        second = bool(d[0, 0] + d[1, 1] < d[0, 1] + d[1, 0])
+        return (not second, second), BY_CALIBRATION
     if abs(means[1] - means[0]) >= NET_APART:
-        return means[1] > means[0], 0.5 + abs(means[1] - means[0]) / 2
-    return bool(centres[1, 0] < centres[0, 0]), BY_LIGHTNESS
-
-
-def _nearer(centres: np.ndarray, sets: np.ndarray) -> bool:
-    """Whether the second of two group colours is Black's, judged by which pairing of the
-    groups with the learned (White, Black) colours lies closer."""
-    d = np.linalg.norm((centres[:, None] - sets[None]) * LAB_WEIGHTS, axis=2)
-    return bool(d[0, 0] + d[1, 1] < d[0, 1] + d[1, 0])
+        second = means[1] > means[0]
+        return (not second, second), 0.5 + abs(means[1] - means[0]) / 2
+    second = bool(centres[1, 0] < centres[0, 0])
+    return (not second, second), BY_LIGHTNESS
 
 
 def row_tables(counts: np.ndarray, dark: np.ndarray) -> np.ndarray:

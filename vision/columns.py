@@ -24,6 +24,7 @@ SIDE = 0.7  # half the patch width, in column widths
 BEFORE = 0.03  # field height shown before the base (the field's edge)
 LENGTH = 0.5  # field height shown from the base
 EDGE = 0.03  # a row whose base lies this near the picture's edge (share of its shorter side)
+BASE_ROWS = slice(round(HEIGHT * 0.1), round(HEIGHT * 0.2))  # a first checker's middle
 OUTSIDE = 0.2  # is cut from this much further out (column widths), the picture mirrored beyond
 ROW_COLOURS = tuple(np.arange(first, first + 12, 2) for first in (0, 1, 12, 13))  # each row's
 # two triangle colours: every other point of points 1-12 and of 13-24 (patch indices)
@@ -165,8 +166,26 @@ def beside_references(patches: np.ndarray, stored: np.ndarray | None = None) -> 
     return np.concatenate([patches, references(patches) if stored is None else stored], axis=-1)
 
 
+def base_colours(patches: np.ndarray) -> np.ndarray:
+    """Lab colour (OpenCV 8-bit scale) of the middle of the first checker's place in each
+    patch: where a row's first checker lies when there is one."""
+    middle = patches[:, BASE_ROWS, WIDTH // 2 - 4:WIDTH // 2 + 4]
+    lab = cv2.cvtColor(middle.reshape(-1, 8, 3), cv2.COLOR_BGR2LAB).reshape(len(patches), -1, 3)
+    return np.median(lab, axis=1).astype(np.float32)
+
+
+def set_colours(patches: np.ndarray, counts) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """White's and Black's checker colours (Lab, as `base_colours`) in a frame whose 26 signed
+    counts are known: the median first checker of each set's rows."""
+    lab, counts = base_colours(patches), np.asarray(counts)
+    return tuple(tuple(round(float(v), 1) for v in np.median(lab[rows], axis=0))
+                 for rows in (counts > 0, counts < 0))
+
+
 def adapted(image: np.ndarray, cal: Calibration, counts) -> Calibration:
-    """`cal` with the look of the user's board (`board_references`) cut from `image`, a frame
-    whose 26 rows' signed counts are known (the start position at calibration)."""
+    """`cal` with the look of the user's board (`board_references`) and its two sets' colours
+    (`set_colours`) cut from `image`, a frame whose 26 rows' signed counts are known (the
+    start position at calibration)."""
     patches = Columns(FieldView(cal)).cut(image)
-    return replace(cal, board=BoardLook(dict(cal.corners_px), board_references(patches, counts)))
+    return replace(cal, board=BoardLook(dict(cal.corners_px), board_references(patches, counts),
+                                        set_colours(patches, counts)))

@@ -37,7 +37,7 @@ class Reader:
         self.cal = cal
         self.view = FieldView(cal)
         colours = cal.extra.get("colours")
-        sets = (colours["light"], colours["dark"]) if colours else None
+        sets = (colours["light"], colours["dark"]) if colours else cal.board_sets()
         self.columns = (column_reader.ColumnReader(self.view, checker_net, sets,
                                                    cal.board_patches(), pile_net)
                         if checker_reader == "net" else None)
@@ -100,7 +100,8 @@ class Reader:
             image = self.undistort(image)
         board = self.columns.learn(image, [*points, on_bar, on_bar],
                                    [d["field_xy"] for d in obs["dice"]])
-        self.cal = replace(self.cal, board=BoardLook(dict(self.cal.corners_px), board))
+        self.cal = replace(self.cal, board=BoardLook(dict(self.cal.corners_px), board,
+                                                     self.cal.board_sets()))
         return self.cal
 
 

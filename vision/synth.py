@@ -35,6 +35,7 @@ SPRITE = 64  # die sprite side in pixels
 DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
 TRAY_WIDTH = 0.1  # a bear-off tray's width, in field widths
 TRAY_SHADE = 0.8  # a tray's colour unless the look gives one: the field's, this much as bright
+COVERED = 0.05  # a checker this near (diameters) the middle of one below it cannot be counted
 STANDING_STEPS = 6  # copies a standing checker is drawn in, base to top (`Look.standing`)
 DIE_LIGHT = np.array([-0.3, -0.4, 1.0]) / np.linalg.norm([-0.3, -0.4, 1.0])  # light on a die
 CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
@@ -358,6 +359,22 @@ def _strips(look: Look, points, bar):
         spots = [(x + dx * d / look.aspect, base + direction * t * d, layer, d)
                  for layer, dx, t in layout]
         out.append(("white" if n > 0 else "black", abs(n), base, spots))
+    return out
+
+
+def covered(look: Look, points, within: float = COVERED) -> list[int]:
+    """Per point 1-24, how many of its checkers lie on one of the layer below within `within`
+    of a diameter of its middle: drawn over it so nearly that from above it shows at most as
+    a sliver of rim (a tower's checker set squarely on another; no camera over the board
+    can count it). The rows as `render` lays them out (`_strips`)."""
+    rows = iter(_strips(look, points, {}))  # a row per point that holds checkers, in order
+    out = []
+    for n in points:
+        spots = next(rows)[3] if n else []
+        xy = {k: np.array([(x * look.aspect, y) for x, y, layer, _ in spots if layer == k])
+              for *_, k, _ in spots}
+        out.append(sum(1 for x, y, k, d in spots if k and np.hypot(
+            *(xy[k - 1] - (x * look.aspect, y)).T).min() < within * d))
     return out
 
 
