@@ -133,7 +133,9 @@ def test_save_writes_what_calibrate_corners_writes(tmp_path):
     assert by_web.read_text().replace("web.board", "cli.board") == by_cli.read_text()
     saved = json.loads(by_web.read_text())
     assert saved["corners_px"] == corners and "colours" in saved
+    white, black = saved["board"].pop("sets")  # the sets' colours, as calibrate keeps them
     assert saved["board"] == {"file": "web.board.png", "corners_px": corners}
+    assert len(white) == len(black) == 3 and white[0] > black[0]  # White the lighter set
     web_board, cli_board = (cv2.imread(str(tmp_path / f"{name}.board.png"))
                             for name in ("web", "cli"))
     assert web_board.shape == (112, 26 * 32, 3)
