@@ -4,13 +4,14 @@ Records: {"type": "match", "length", "players", "version"}, then per game {"type
 (the first game is implied), {"type": "turn", "color", "dice", "move"} (move null = no legal
 move; "opening": true on a game's first roll), {"type": "double" | "take" | "drop"},
 {"type": "undo"} (the last turn is taken back), {"type": "tutor", ...} (the tutor's verdict
-on a play). `rebuild` replays them into a Match.
+on a play). `rebuild` replays them into a Match; `replay` adds one record to a Match.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from ..engine.board import WHITE
@@ -22,12 +23,15 @@ VERSION = 1
 class Journal:
     """An append-only journal file. `append` returns True once the record and every earlier
     one are on disk (fsync); when the disk refuses (full, unplugged), records wait in memory
-    and each later append tries again, so nothing is lost while the program runs."""
+    and each later append tries again, so nothing is lost while the program runs.
+    `on_written` (e.g. the tournament relay) gets each record, as on disk, once it is there."""
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike,
+                 on_written: Callable[[dict], None] | None = None) -> None:
         self.path = Path(path)
         self.pending: list[str] = []
         self.error: str | None = None
+        self.on_written = on_written
         self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
 
     def append(self, record: dict) -> bool:
@@ -41,7 +45,9 @@ class Journal:
                 self._file.write(self.pending[0])
                 self._file.flush()
                 os.fsync(self._file.fileno())
-                self.pending.pop(0)
+                line = self.pending.pop(0)
+                if self.on_written is not None:
+                    self.on_written(json.loads(line))
         except OSError as exc:
             self.error = f"journal not written: {exc.strerror or exc}"
             try:
@@ -70,6 +76,13 @@ class Journal:
         self._file.close()
 
 
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that a crash leaves the old or the new file, whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def read_journal(path: str | os.PathLike) -> list[dict]:
     """The records of a journal; a torn last line (a crash mid-write) is left out."""
     records = []
@@ -93,13 +106,15 @@ def rebuild(records: list[dict]) -> tuple[Match, tuple[str, str]]:
     match.new_game()
     for number, record in enumerate(records[1:], 2):
         try:
-            _replay(match, record)
+            replay(match, record)
         except ValueError as exc:
             raise ValueError(f"journal record {number}: {exc}") from exc
     return match, tuple(head.get("players", ("White", "Black")))
 
 
-def _replay(match: Match, record: dict) -> None:
+def replay(match: Match, record: dict) -> None:
+    """Add one journal record (not the match record) to `match`; ValueError if it does not
+    fit."""
     game = match.games[-1]
     kind = record.get("type")
     if kind == "game":

@@ -112,30 +112,11 @@ class LiveState:
                 write_mat(self.match, self.names)
 
     def snapshot(self) -> dict:
-        """Everything a viewer shows, as JSON-ready data. The game is read from one of its
-        immutable states, so the parts agree while the play loop moves on."""
+        """Everything a viewer shows, as JSON-ready data (the match as `match_facts`)."""
         with self._lock:
-            state = self.match.games[-1].state
-            board = state.position
-            owner, offered = board.cube_owner, state.doubled_by  # White is 0: test for None
-            moves = [{"color": a.color.key, "kind": a.kind, "dice": a.dice,
-                      "move": a.play.move if a.play else None, "cube": a.cube}
-                     for a in state.record]
             return {
                 "version": self._version,
-                "players": list(self.names),
-                "position": board.to_dict(),
-                "position_id": position_id(board),
-                "match_id": match_id(self.match.state()),
-                "dice": list(state.dice) if state.dice else None,
-                "turn": board.turn.key if state.started else None,
-                "cube": {"value": board.cube,
-                         "owner": owner.key if owner is not None else None,
-                         "offered_by": offered.key if offered is not None else None},
-                "match_length": self.match.length,
-                "score": list(self.match.score),
-                "game_number": len(self.match.games),
-                "moves": moves,
+                **match_facts(self.match, self.names),
                 "events": list(self._events),
                 "leds": self._leds,
                 "status": dict(self._status),
@@ -143,3 +124,30 @@ class LiveState:
                 "observation": self._observation,
                 "unsure": self._unsure,
             }
+
+
+def match_facts(match: Match, names: tuple[str, str]) -> dict:
+    """The match as viewers show it (players, position and its IDs, dice, on roll, cube,
+    score, the current game's moves), as JSON-ready data. The game is read from one of its
+    immutable states, so the parts agree while the play loop moves on."""
+    state = match.games[-1].state
+    board = state.position
+    owner, offered = board.cube_owner, state.doubled_by  # White is 0: test for None
+    moves = [{"color": a.color.key, "kind": a.kind, "dice": a.dice,
+              "move": a.play.move if a.play else None, "cube": a.cube}
+             for a in state.record]
+    return {
+        "players": list(names),
+        "position": board.to_dict(),
+        "position_id": position_id(board),
+        "match_id": match_id(match.state()),
+        "dice": list(state.dice) if state.dice else None,
+        "turn": board.turn.key if state.started else None,
+        "cube": {"value": board.cube,
+                 "owner": owner.key if owner is not None else None,
+                 "offered_by": offered.key if offered is not None else None},
+        "match_length": match.length,
+        "score": list(match.score),
+        "game_number": len(match.games),
+        "moves": moves,
+    }

@@ -7,7 +7,6 @@ confirm it, and the match files in the output folder are rewritten after each on
 
 from __future__ import annotations
 
-import os
 import queue
 import signal
 import sys
@@ -22,8 +21,9 @@ import numpy as np
 from ..engine.game import Match
 from ..engine.matfile import write_mat
 from ..engine.sgf import write_sgf
+from .broker import relay_target
 from .events import Event
-from .journal import Journal, read_journal, rebuild
+from .journal import Journal, read_journal, rebuild, write_atomic
 from .live import LiveState
 from .reconciler import board_of
 from .recorder import settings_for
@@ -47,6 +47,8 @@ class PlayOptions:
     token: str | None = None
     fps: float | None = None
     hardware: str | None = None
+    relay: str | None = None
+    board: str | None = None
     session: dict = field(default_factory=dict)
     tutor: dict = field(default_factory=dict)
 
@@ -57,13 +59,6 @@ class Stop(Exception):
 
 def _stop(signum, frame) -> None:
     raise Stop(signal.Signals(signum).name)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a crash leaves the old or the new file, whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 class Play:
@@ -77,6 +72,8 @@ class Play:
         self.out.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.out / "journal.jsonl"
         self.calibration = load(options.calibration)
+        self.broker = relay_target(options.relay, options.board)
+        self.relay = None
         self.match, self.names, self.skip_until = self._match()
         from .console import Console
 
@@ -116,6 +113,10 @@ class Play:
         path = self.journal_path
         new = not path.exists()
         journal = Journal(path)
+        if self.broker is not None:
+            from .relay import attach
+
+            self.relay = attach(journal, self.broker, self.options.board, self._note)
         if new:
             journal.append({"type": "match", "length": self.options.match,
                             "players": list(self.options.players), "version": 1})
@@ -322,3 +323,7 @@ class Play:
         if self.journal is not None:  # else nothing was played, nor recorded
             self.journal.close()
             self._write_match_files()
+        if self.relay is not None:
+            unsent = self.relay.close(wait=10)
+            if unsent:
+                self._note(f"relay: {unsent}")

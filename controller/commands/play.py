@@ -5,10 +5,11 @@ from __future__ import annotations
 import tomllib
 from dataclasses import fields
 
+from ..broker import add_options
 from . import example
 
 OPTIONS = ("camera", "calibration", "leds", "mode", "match", "players", "out", "web", "token",
-           "fps", "hardware")
+           "fps", "hardware", "relay", "board")
 
 
 def register(sub) -> None:
@@ -33,6 +34,7 @@ def register(sub) -> None:
     p.add_argument("--token", help="web access token (required off 127.0.0.1)")
     p.add_argument("--fps", type=float, help="frame rate of an image folder (default 10)")
     p.add_argument("--hardware", metavar="FILE.toml", help="wiring and servo table")
+    add_options(p)
     p.set_defaults(run=run)
 
 

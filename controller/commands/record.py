@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..broker import add_options
 from . import example
 
 
@@ -38,6 +39,7 @@ def register(sub) -> None:
     p.add_argument("--events", metavar="FILE.jsonl",
                    help='button presses: lines like {"frame": 120, "button": "double"} (with '
                         "--observations, frame N is the Nth Observation, from 0)")
+    add_options(p, wait=True)
     p.set_defaults(run=run)
 
 
@@ -59,16 +61,22 @@ def read_events(path: str) -> dict[int, str]:
 def run(args) -> int:
     from ...calibration.file import load
     from ...engine.game import Match
+    from ..broker import relay_target
     from ..console import Console, summary
     from ..journal import Journal
     from ..recorder import write_match
+    from ..relay import attach
 
     observations, frames = _source(args)
     cal = load(args.calibration) if args.calibration else None
     buttons = read_events(args.events) if args.events else {}
     if args.out and not args.out.endswith((".mat", ".sgf")):
         raise ValueError(f"--out {args.out!r}: the file name must end in .mat or .sgf")
+    broker = relay_target(args.relay, args.board)
+    if broker and not args.journal:
+        raise ValueError("--relay sends what is journalled: give --journal FILE.jsonl too")
     journal = Journal(args.journal) if args.journal else None
+    relay = attach(journal, broker, args.board) if broker else None
     if journal:
         journal.append({"type": "match", "length": args.match, "players": list(args.players),
                         "version": 1})
@@ -86,10 +94,13 @@ def run(args) -> int:
         if journal:
             journal.close()
     print(f"wrote {args.out}: {summary(match)}", file=sys.stderr)
+    unsent = relay.close(args.relay_wait) if relay else None
     if result.unreadable:
         print(f"{len(result.unreadable)} frames could not be read "
               f"(first: frame {result.unreadable[0][0]}: {result.unreadable[0][1]})",
               file=sys.stderr)
+    if unsent:
+        raise ValueError(f"relay: {unsent}")
     return 0
 
 

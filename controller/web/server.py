@@ -47,6 +47,13 @@ def serve(live: LiveState | None, host: str = "127.0.0.1", port: int = 8000,
     Any address but the loopback needs a token; with a calibration the camera picture shows
     what was read drawn over it; with a desk, the calibrate view is served too (alone,
     without `live`: the server's url is then the calibrate page's)."""
+    return start(create_app(live, token, calibration, desk), host, port, token,
+                 "" if live is not None else "calibrate")
+
+
+def start(app, host: str, port: int, token: str | None, page: str = "") -> Server:
+    """Serve a Starlette `app` (whose state has a `closing` event) on host:port from a
+    background thread; its url opens `page`."""
     import uvicorn
 
     if not token and not is_loopback(host):
@@ -60,7 +67,6 @@ def serve(live: LiveState | None, host: str = "127.0.0.1", port: int = 8000,
     except OSError as exc:
         raise OSError(f"the web view cannot listen on {host}:{port}: {exc.strerror or exc}") \
             from None
-    app = create_app(live, token, calibration, desk)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
                                            timeout_graceful_shutdown=3))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
@@ -71,7 +77,6 @@ def serve(live: LiveState | None, host: str = "127.0.0.1", port: int = 8000,
             sock.close()
             raise OSError(f"the web view on {host}:{port} did not start")
         time.sleep(0.01)
-    page = "" if live is not None else "calibrate"
     return Server(_url(host, sock.getsockname()[1], token, page), server, thread,
                   app.state.closing)
 
