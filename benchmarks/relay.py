@@ -30,23 +30,26 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from bgboard.controller.script import film_match
+from bgboard.controller.script import film_calibration, film_match
 
 CACHE = Path(__file__).resolve().parent / "cache" / "relay"
 BGBOARD = [sys.executable, "-m", "bgboard.controller.cli"]
 
 
-def stream(seed: int) -> Path:
-    """The cached Observation stream of film `seed` (one game), one JSON a line with "t"."""
-    path = CACHE / f"game{seed}.jsonl"
+def stream(seed: int) -> tuple[Path, Path]:
+    """The cached Observation stream of film `seed` (one game), one JSON a line with "t",
+    and its calibration (which gives the board's side)."""
+    path, cal = CACHE / f"game{seed}.jsonl", CACHE / f"game{seed}.cal.json"
     if not path.exists():
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
         from controller_helpers import observations
 
         CACHE.mkdir(parents=True, exist_ok=True)
+        film = film_match(seed)
+        cal.write_text(json.dumps(film_calibration(film)))
         path.write_text("".join(json.dumps({**o, "t": round(i / 10, 1)}) + "\n"
-                                for i, o in enumerate(observations(film_match(seed)))))
-    return path
+                                for i, o in enumerate(observations(film))))
+    return path, cal
 
 
 def free_port() -> int:
@@ -167,13 +170,14 @@ def run(boards: int, fps: float) -> None:
                                  str(folder / "hall"), "--web", str(web)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         listener = Listener(port)
-        streams = [stream(seed).read_text().splitlines(keepends=True)
-                   for seed in range(boards)]
+        films = [stream(seed) for seed in range(boards)]
+        streams = [path.read_text().splitlines(keepends=True) for path, _ in films]
         processes = [subprocess.Popen(
-            [*BGBOARD, "record", "--observations", "-", "--out", str(folder / f"b{n}.mat"),
-             "--journal", str(folder / f"b{n}.jsonl"), "--relay", url, "--board", f"b{n}"],
+            [*BGBOARD, "record", "--observations", "-", "--calibration", str(cal), "--out",
+             str(folder / f"b{n}.mat"), "--journal", str(folder / f"b{n}.jsonl"), "--relay",
+             url, "--board", f"b{n}"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            text=True) for n in range(boards)]
+            text=True) for n, (_, cal) in enumerate(films)]
         while len(listener.online) < boards:
             time.sleep(0.1)
         stop = threading.Event()

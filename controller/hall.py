@@ -96,7 +96,7 @@ class Hall:
             elif kind == "action":
                 self.action(name, json.loads(message.payload))
         except (ValueError, KeyError, TypeError) as exc:
-            self._note(f"board {name}: a {kind} message left out: {exc}")
+            self._note(f"board {name}: its {kind} message was left out: {exc}")
 
     # --- a board's messages --------------------------------------------------------------
     def match(self, name: str, message: dict) -> None:

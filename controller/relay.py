@@ -63,16 +63,20 @@ class Relay:
         self.client.loop_start()
 
     def _keep(self, record: dict) -> int:
-        """Add the record to the board's match; its sequence number."""
+        """Add the record to the board's match; its sequence number. A record that does not
+        fit the match is still sent (the journal is the truth), and said."""
         from ..engine.game import Match
 
+        self.records.append(record)
         if record.get("type") == "match":
             self.match = Match(length=record.get("length", 0))
             self.match.new_game()
             self.names = tuple(record.get("players", self.names))
         elif self.match is not None:
-            replay(self.match, record)
-        self.records.append(record)
+            try:
+                replay(self.match, record)
+            except ValueError as exc:
+                self._problem(f"journal record {len(self.records)}: {exc}")
         return len(self.records) - 1
 
     def add(self, record: dict) -> None:
