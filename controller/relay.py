@@ -46,9 +46,11 @@ class Relay:
         self._note = note or (lambda text: print(f"relay: {text}", file=sys.stderr, flush=True))
         self._lock = threading.Lock()
         self._connected = False
-        # message ids not yet acknowledged; an ack may come before publish() returns its id
-        self._acks = threading.Lock()  # never held while calling paho: it calls back holding
-        self._unacked: set[int] = set()  # its own lock
+        # The ids of the messages not yet acknowledged (an ack may come before publish()
+        # returns the id: `_early`), under a lock never held while calling paho, which calls
+        # back holding its own.
+        self._acks = threading.Lock()
+        self._unacked: set[int] = set()
         self._early: set[int] = set()
         self._match_seq = -1  # the sequence number of the latest match message published
         for record in records:
@@ -171,5 +173,5 @@ class Relay:
             return self.problem
         if left:
             return (f"{left} messages to {self.broker.shown} not acknowledged after "
-                    f"{wait:g} s (the board's journal keeps them: resume to send them)")
+                    f"{wait:g} s (the journal keeps every action)")
         return None

@@ -29,7 +29,8 @@ from bgboard.controller.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md", "docs/setup-pi.md", "docs/playing.md", "docs/recording.md",
-         "docs/vision.md", "docs/engine.md", "docs/firmware.md", "docs/development.md"]
+         "docs/vision.md", "docs/engine.md", "docs/firmware.md", "docs/development.md",
+         "docs/tournaments.md"]
 OPERATORS = {"|", "||", "&&", ";", "&"}
 REDIRECTS = {">", ">>", "<", ">&", "2>"}
 REPO_DIRS = ("benchmarks/", "deploy/", "docs/", "firmware_bridge/", "hardware/", "tests/",

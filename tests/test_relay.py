@@ -24,7 +24,7 @@ from bgboard.controller.script import Film, film_match
 from cli_helpers import BGBOARD, bgboard
 from controller_helpers import observations
 from gnubg_cli import GNUBG, expected_gnubg_actions, gnubg_actions, gnubg_import
-from mqtt_helpers import MOSQUITTO, Mosquitto
+from mqtt_helpers import MOSQUITTO, Mosquitto, free_port
 
 pytestmark = pytest.mark.skipif(not Path(MOSQUITTO).exists(),
                                 reason="Mosquitto is not installed (apt-get install mosquitto)")
@@ -161,6 +161,20 @@ def test_a_restarted_board_sends_its_journal_and_a_late_hall_rebuilds_it(broker,
                                                                 len(read_journal(journal.path)) - 1)
     finally:
         hall.stop()
+
+
+def test_record_says_what_a_broker_that_is_not_there_did_not_acknowledge(tmp_path):
+    url = f"mqtt://u:s3cret@127.0.0.1:{free_port()}/club"
+    run = bgboard("record", "--observations", "-", "--out", str(tmp_path / "x.mat"),
+                  "--journal", str(tmp_path / "x.jsonl"), "--relay", url, "--board", "t1",
+                  "--relay-wait", "0.5", stdin="".join(stream(BOARDS["table1"])))
+    journalled = len(read_journal(tmp_path / "x.jsonl"))
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1] == (
+        f"bgboard record: error: relay: {journalled + 1} messages to "
+        f"{url.replace(':s3cret', '')} not acknowledged after 0.5 s (the journal keeps "
+        "every action)")
+    assert (tmp_path / "x.mat").exists()
 
 
 ACL = """user hall

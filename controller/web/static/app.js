@@ -19,13 +19,6 @@ function list(id, items, render) {
   }));
 }
 
-function moveText(m) {
-  if (m.kind === "move") return `${m.color} ${m.dice.join("")}: ${m.move ?? "(no move)"}`;
-  if (m.kind === "double") return `${m.color} doubles to ${m.cube}`;
-  if (m.kind === "drop") return `${m.color} passes`;
-  return `${m.color} ${m.kind}s` + (m.cube ? ` (cube ${m.cube})` : "");
-}
-
 // The coach's advice (controller/coach.py): a verdict, a hint, cube advice or a failure.
 function tutorText(t) {
   if (t.kind === "verdict") {

@@ -6,13 +6,6 @@ const $ = (id) => document.getElementById(id);
 const boards = new Map();  // name -> the board's latest view
 let opened = null;  // the name of the board shown large
 
-function moveText(m) {
-  if (m.kind === "move") return `${m.color} ${m.dice.join("")}: ${m.move ?? "(no move)"}`;
-  if (m.kind === "double") return `${m.color} doubles to ${m.cube}`;
-  if (m.kind === "drop") return `${m.color} passes`;
-  return `${m.color} ${m.kind}s` + (m.cube ? ` (cube ${m.cube})` : "");
-}
-
 function scoreText(b) {
   const [white, black] = b.players;
   const match = b.match_length ? `match to ${b.match_length}` : "money game";
