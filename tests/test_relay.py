@@ -20,7 +20,7 @@ from bgboard.controller.broker import parse_url
 from bgboard.controller.hall import Hall
 from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.relay import attach
-from bgboard.controller.script import Film, film_match
+from bgboard.controller.script import Film, film_calibration, film_match
 from cli_helpers import BGBOARD, bgboard
 from controller_helpers import observations
 from gnubg_cli import GNUBG, expected_gnubg_actions, gnubg_actions, gnubg_import
@@ -175,6 +175,44 @@ def test_record_says_what_a_broker_that_is_not_there_did_not_acknowledge(tmp_pat
         f"{url.replace(':s3cret', '')} not acknowledged after 0.5 s (the journal keeps "
         "every action)")
     assert (tmp_path / "x.mat").exists()
+
+
+def test_play_resumed_with_the_relay_sends_its_journal_and_a_bad_url_writes_nothing(
+        broker, tmp_path):
+    out = tmp_path / "games"
+    out.mkdir()
+    run = bgboard("record", "--observations", "-", "--out", str(tmp_path / "game.mat"),
+                  "--journal", str(out / "journal.jsonl"), stdin="".join(stream(
+                      BOARDS["table1"])))  # a board that journalled a game, then stopped
+    assert run.returncode == 0, run.stderr
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps(film_calibration(BOARDS["table1"])))
+    journalled = (out / "journal.jsonl").read_text()
+    play = [*BGBOARD, "play", "--camera", "http://127.0.0.1:9/no-camera", "--calibration",
+            str(cal), "--out", str(out)]
+    bad = subprocess.run([*play, "--relay", "mqtt://t9:s3cret@host/", "--board", "t9"],
+                         capture_output=True, text=True, timeout=60)
+    assert (bad.returncode, bad.stderr) == (2, "bgboard play: error: the broker URL needs a "
+                                               "topic PREFIX after the host (letters, digits, "
+                                               "'_', '-', '.', levels split by '/'), e.g. "
+                                               "mqtt://HOST/club\n")
+    assert sorted(out.iterdir()) == [out / "journal.jsonl"]
+    assert (out / "journal.jsonl").read_text() == journalled
+    hall = Hall(parse_url(broker.url()), tmp_path / "hall", note=lambda text: None)
+    hall.start()
+    proc = subprocess.Popen([*play, "--resume", "--relay", broker.url(), "--board", "t9"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        mat = tmp_path / "hall" / "t9.mat"
+        assert wait_for(lambda: mat.exists() and mat.read_text() == (tmp_path / "game.mat")
+                        .read_text(), 60)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0, proc.stderr.read()
+        assert wait_for(lambda: hall.online.get("t9") == "done")
+        assert (out / "journal.jsonl").read_text() == journalled  # the camera was away
+    finally:
+        proc.kill()
+        hall.stop()
 
 
 ACL = """user hall
