@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from starlette.testclient import TestClient
+
 from bgboard.controller.broker import parse_url
 from bgboard.controller.hall import Hall
 from bgboard.controller.journal import rebuild
+from bgboard.controller.web.hall import create_hall_app, serve_hall
 from bgboard.engine.matfile import write_mat
 
 HEAD = {"type": "match", "length": 3, "players": ["Ann", "Ben"], "version": 1}
@@ -80,3 +84,19 @@ class Message:
 
     def __init__(self, topic: str, payload: str) -> None:
         self.topic, self.payload = topic, payload.encode()
+
+
+def test_the_hall_app_lists_the_boards_serves_their_files_and_keeps_its_token(tmp_path):
+    hall = Hall(parse_url("mqtt://localhost/club"), tmp_path)
+    hall.match("t1", {"board": "t1", "seq": 7, "at": 107.0, "records": RECORDS})
+    client = TestClient(create_hall_app(hall, token="s3cret"))
+    assert client.get("/boards").status_code == 401
+    (board,) = client.get("/boards?token=s3cret").json()
+    assert (board["board"], board["seq"], board["online"], board["players"]) == (
+        "t1", 7, "unknown", ["Ann", "Ben"])
+    assert board["svg"].startswith("<svg") and 'viewBox="0 0 480 300"' in board["svg"]
+    assert client.get("/board/t1.mat?token=s3cret").text == files(hall)[1]
+    assert client.get("/board/t2.mat?token=s3cret").status_code == 404
+    assert "hall.js" in client.get("/?token=s3cret").text
+    with pytest.raises(ValueError, match="needs a token"):
+        serve_hall(hall, "0.0.0.0", 0)
