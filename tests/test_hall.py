@@ -1,7 +1,8 @@
 """The hall's bookkeeping, fed a board's messages directly (the broker's part is in
 test_relay.py): actions taken in sequence order only, repeats and gaps dropped, the retained
 match message filling gaps, a new match under a name replacing the old, a record that does not
-fit left out with a note, and the files kept through a restart."""
+fit left out with a note, and the files kept through a restart. And the hall's web app's
+routes."""
 
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ def test_the_hall_page_shows_every_board_live_and_one_large(tmp_path):
             for player in players:
                 player.join()
             seen = page.evaluate("() => [...window.lastSeen]")
-            assert len(seen) >= 10, f"the last move did not follow the game: {seen}"
+            assert len(seen) >= 5, f"the last move did not follow the game: {seen}"
             expect(page.locator(".card h2")).to_have_text([f"{n} (online)" for n in NAMES])
             expect(page.locator("#count")).to_have_text("3 boards")
             for name in NAMES:
