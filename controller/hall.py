@@ -62,12 +62,15 @@ class Hall:
             except ValueError as exc:
                 self._note(f"{path} left out: {exc}")
         self.client = None
+        self._said: str | None = None  # the latest note on the connection, said once
 
     # --- the broker ----------------------------------------------------------------------
     def start(self) -> None:
         self.client = client(self.broker, "bgboard-hall")
         self.client.on_connect = self._connected
         self.client.on_message = self._message
+        self.client.on_connect_fail = lambda client, userdata: self._say(
+            f"the broker {self.broker.shown} cannot be reached; trying again")
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=10)
         self.client.loop_start()
 
@@ -78,11 +81,16 @@ class Hall:
 
     def _connected(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            self._note(f"the broker {self.broker.shown} refused the connection: {reason_code}")
+            self._say(f"the broker {self.broker.shown} refused the connection: {reason_code}")
             return
-        self._note(f"following {self.broker.shown}")
+        self._say(f"following {self.broker.shown}")
         client.subscribe([(f"{self.broker.prefix}/+/{kind}", 1)
                           for kind in ("match", "action", "status")])
+
+    def _say(self, text: str) -> None:
+        if text != self._said:
+            self._said = text
+            self._note(text)
 
     def _message(self, client, userdata, message) -> None:
         name, kind = message.topic.split("/")[-2:]

@@ -42,7 +42,9 @@ class Relay:
         self.match = None
         self.names: tuple[str, str] = ("White", "Black")
         self.at = time.time()
-        self.problem: str | None = None
+        self.problem: str | None = None  # the connection's trouble while it lasts
+        self.faults: list[str] = []  # what went wrong for good: a refused message, a record
+        self._said: str | None = None
         self._note = note or (lambda text: print(f"relay: {text}", file=sys.stderr, flush=True))
         self._lock = threading.Lock()
         self._connected = False
@@ -61,6 +63,7 @@ class Relay:
         self.client.on_connect = self._connected_now
         self.client.on_disconnect = self._disconnected
         self.client.on_publish = self._published
+        self.client.on_connect_fail = self._unreachable
         self.client.connect_async(broker.host, broker.port, keepalive=10)
         self.client.loop_start()
 
@@ -78,7 +81,7 @@ class Relay:
             try:
                 replay(self.match, record)
             except ValueError as exc:
-                self._problem(f"journal record {len(self.records)}: {exc}")
+                self._fault(f"journal record {len(self.records)}: {exc}")
         return len(self.records) - 1
 
     def add(self, record: dict) -> None:
@@ -119,11 +122,16 @@ class Relay:
         return {**facts, "status": status}
 
     # --- paho's thread -------------------------------------------------------------------
+    def _unreachable(self, client, userdata) -> None:
+        self._trouble(f"the broker {self.broker.shown} cannot be reached")
+
     def _connected_now(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            self._problem(f"the broker {self.broker.shown} refused the connection: "
+            self._trouble(f"the broker {self.broker.shown} refused the connection: "
                           f"{reason_code}")
             return
+        if self.problem:
+            self._say(f"connected to {self.broker.shown} again")
         with self._lock:
             self._connected = True
             self.problem = None
@@ -141,12 +149,22 @@ class Relay:
             else:
                 self._early.add(mid)
         if reason_code.is_failure:
-            self._problem(f"the broker refused board {self.board}'s message: {reason_code} "
-                          f"(is the user allowed to write {self.broker.prefix}/{self.board}/?)")
+            self._fault(f"the broker refused board {self.board}'s message: {reason_code} "
+                        f"(is the user allowed to write {self.broker.prefix}/{self.board}/?)")
 
-    def _problem(self, text: str) -> None:
-        if text != self.problem:
-            self.problem = text
+    def _trouble(self, text: str) -> None:
+        self.problem = text
+        self._say(text)
+
+    def _fault(self, text: str) -> None:
+        if text not in self.faults:
+            self.faults.append(text)
+        self._say(text)
+
+    def _say(self, text: str) -> None:
+        """Say a trouble once, not again while it lasts."""
+        if text != self._said:
+            self._said = text
             self._note(text)
 
     # --- the end -------------------------------------------------------------------------
@@ -169,9 +187,9 @@ class Relay:
                 time.sleep(0.05)
         self.client.disconnect()
         self.client.loop_stop()
-        if self.problem:
-            return self.problem
+        if self.faults:
+            return self.faults[0]
         if left:
-            return (f"{left} messages to {self.broker.shown} not acknowledged after "
-                    f"{wait:g} s (the journal keeps every action)")
+            return (f"{self.problem or self.broker.shown}: {left} messages not acknowledged "
+                    f"after {wait:g} s (the journal keeps every action)")
         return None
