@@ -58,9 +58,12 @@ class Hall:
         self.online: dict[str, str] = {}  # each board's status message: online, offline, done
         for path in sorted(self.out.glob("*.jsonl")):
             try:
-                self.boards[path.stem] = Board.of(path.stem, read_journal(path))
+                board = self.boards[path.stem] = Board.of(path.stem, read_journal(path))
             except ValueError as exc:
                 self._note(f"{path} left out: {exc}")
+                continue
+            with self._lock:
+                self._changed(board)  # on the page from the start
         self.client = None
         self._said: str | None = None  # the latest note on the connection, said once
 

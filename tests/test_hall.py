@@ -59,6 +59,7 @@ def test_actions_in_order_repeats_and_gaps_dropped_the_match_message_fills_in(tm
 
     again = Hall(parse_url("mqtt://localhost/club"), tmp_path, note=notes.append)  # restarted
     assert again.boards["t1"].records == RECORDS
+    assert [view["seq"] for view in again.changed(0)] == [7]  # on the page from the start
     again.action("t1", action(7))
     assert files(again) == expected(RECORDS) and notes == []
 
