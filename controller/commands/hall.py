@@ -32,16 +32,20 @@ def run(args) -> int:
 
     broker = parse_url(args.broker)
     hall = Hall(broker, args.out)
+    hall.start()
     server = None
     if args.web:
-        from ..web.hall import serve_hall
+        try:
+            from ..web.hall import serve_hall
+        except ImportError as exc:
+            raise ValueError("the hall's page needs the web extra: pip install 'bgboard[web]'") \
+                from exc
 
         host, _, port = args.web.rpartition(":")
         server = serve_hall(hall, host or "127.0.0.1", int(port), args.token)
         print(f"web view: {server.url}", flush=True)
     stop = threading.Event()
     old = {s: signal.signal(s, lambda *_: stop.set()) for s in (signal.SIGTERM, signal.SIGINT)}
-    hall.start()
     try:
         while not stop.wait(1.0):
             pass
