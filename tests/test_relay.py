@@ -24,7 +24,7 @@ from bgboard.controller.script import Film, film_calibration, film_match
 from cli_helpers import BGBOARD, bgboard
 from controller_helpers import observations
 from gnubg_cli import GNUBG, expected_gnubg_actions, gnubg_actions, gnubg_import
-from mqtt_helpers import MOSQUITTO, Mosquitto, free_port
+from mqtt_helpers import MOSQUITTO, OPENSSL, Mosquitto, free_port
 
 pytestmark = pytest.mark.skipif(not Path(MOSQUITTO).exists(),
                                 reason="Mosquitto is not installed (apt-get install mosquitto)")
@@ -215,6 +215,31 @@ def test_play_resumed_with_the_relay_sends_its_journal_and_a_bad_url_writes_noth
     finally:
         proc.kill()
         hall.stop()
+
+
+@pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed")
+def test_a_board_and_the_hall_through_a_tls_broker_with_its_own_ca(tmp_path, monkeypatch):
+    broker = Mosquitto(tmp_path, tls=True)
+    monkeypatch.setenv("BGBOARD_RELAY_CA", str(broker.certificate))
+    hall = Hall(parse_url(broker.url()), tmp_path / "hall", note=lambda text: None)
+    hall.start()
+    record = ["record", "--observations", "-", "--out", str(tmp_path / "a.mat"), "--journal",
+              str(tmp_path / "a.jsonl"), "--relay", broker.url(), "--board", "t1"]
+    lines = "".join(stream(BOARDS["table5"]))
+    try:
+        run = bgboard(*record, "--relay-wait", "10", stdin=lines)
+        assert run.returncode == 0, run.stderr
+        mat = tmp_path / "hall" / "t1.mat"
+        assert wait_for(lambda: mat.exists() and mat.read_text() == (tmp_path / "a.mat")
+                        .read_text())
+        (tmp_path / "a.jsonl").unlink()
+        monkeypatch.delenv("BGBOARD_RELAY_CA")  # the broker's certificate is not trusted
+        run = bgboard(*record, "--relay-wait", "0.5", stdin=lines)
+        assert run.returncode == 2
+        assert f"relay: the broker {broker.url()} cannot be reached" in run.stderr
+    finally:
+        hall.stop()
+        broker.stop()
 
 
 ACL = """user hall
