@@ -1,9 +1,21 @@
-"""How the controller records filmed games when the camera is wrong in a systematic way.
+"""How the controller follows whole filmed games when the camera and the reading go wrong.
 
-The five filmed games of the bar test (seeds 2, 3, 4, 7, 8) are rendered and read once; their
-Observations are kept in a git-ignored cache folder (benchmarks/cache/faults/net/, one `bgboard
-record --observations` file per film). Each fault kind is then injected into those
-Observations and every film recorded again through the session, frame by frame:
+The films (benchmarks/films.py: the five classic films of the bar test, and films in looks
+held out of all training: logo, marble, a plain board, a turned camera) are rendered, a
+frame fault is put on the frames, and every frame is read as `bgboard record` reads a video
+(vision.steady.SteadyReader: the checker reader through corners the field watch keeps).
+The Observations and the watch's changes are kept in a git-ignored cache folder
+(benchmarks/cache/faults/net/FILM-FRAMEFAULT.jsonl, one `bgboard record --observations`
+file each, and .changes.json). The frame faults:
+
+    none   the film as rendered (sensor noise, hands in every turn)
+    arm    every 5 s an arm reaching in over the board's edge for 0.6 s
+    light  a lamp switched on at the film's middle frame: a third brighter, more on one side
+    noise  strong sensor noise (6 grey levels) and JPEG at quality 50 on every frame
+    bump   the camera turned 1.5 degrees and shifted (20, -10) px at the middle frame
+
+Each Observation fault kind is then injected into the Observations (of the frame fault
+`none`) and every film recorded again through the session, frame by frame:
 
     a  every stack of six or more read one short, in every frame
     b  one point (drawn per film among the start's points) one checker more, in every frame
@@ -19,16 +31,21 @@ Observations and every film recorded again through the session, frame by frame:
 When the session says it is unsure, the film pauses while the players answer (Table): a
 second later they press confirm when the first reading is the film's, otherwise they touch up
 the stacks in doubt (every stack when neither reading is theirs) and the faults spare them
-until the turn is recorded. Per kind it prints the actions (dice and play, cube) recorded
-right without help, right after an unsure, wrong, and not recorded, and the median (and
-longest) delay from the dice pickup to the commit, pauses included. `--weighings` adds how
-the likelihood ratios of right and wrong best readings spread: what the ratio is chosen from.
+until the turn is recorded. With `--nobody` nobody answers, as in `bgboard record`: the
+session settles its doubts itself. Per film and fault it prints the actions (dice and play,
+cube) recorded right without help, right after an unsure, wrong, and not recorded, the
+"moved" events the field watch said (false ones: any but the bump's own), whether the bump
+was followed within a second, the last turn recorded against the game's last, and the median
+(and longest) delay from the dice pickup to the commit, pauses included. `--weighings` adds
+how the likelihood ratios of right and wrong best readings spread: what the ratio is chosen
+from.
 
 `--checkers colour` reads the films with the older colour reader instead of the learned one
 (each reader's Observations kept in its own folder, benchmarks/cache/faults/net/ and
 faults/colour/).
 
-    python benchmarks/faults.py [--ratio R] [--kinds a b ...] [--weighings] [--cache DIR]
+    python benchmarks/faults.py [--films NAME ...] [--frames FAULT ...] [--kinds KIND ...]
+                                [--nobody] [--ratio R] [--weighings] [--cache DIR]
                                 [--checkers net|colour]
 """
 
@@ -39,51 +56,112 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
+from bumps import FOLLOW, bumped
+from films import CLASSIC, NAMES, film, seed_of
 
 from bgboard.calibration.file import from_dict
 from bgboard.controller.events import EventBus
 from bgboard.controller.recorder import follow
-from bgboard.controller.script import (
-    Film,
-    film_match,
-    learned_calibration,
-    render_frames,
-    white_right_high,
-)
+from bgboard.controller.script import Film, learned_calibration, render_frames, white_right_high
 from bgboard.controller.session import RATIO, Session, Settings
 from bgboard.engine.game import Match
-from bgboard.vision.read import CHECKER_READERS, Reader
+from bgboard.vision.read import CHECKER_READERS
+from bgboard.vision.steady import SteadyReader
+from bgboard.vision.synth import draw_arm
 
-SEEDS = (2, 3, 4, 7, 8)
 FPS = 10.0
 CACHE = Path(__file__).parent / "cache" / "faults"
 REACTION = 10  # frames (1 s) before the players answer an unsure
 PATIENCE = 30  # frames (3 s) they wait for the touched-up stack to be read
+BUMP = (1.5, 20, -10)  # the frame fault bump: degrees, dx, dy
+ARM_EVERY, ARM_FRAMES = 50, 6  # an arm over the board's edge every 5 s, for 0.6 s
 
 
-def cached_observations(seed: int, cache: Path, checkers: str = "net") -> Path:
-    """The film's Observations as `bgboard record --observations` reads them, read from the
-    rendered frames the first time and kept in `cache`."""
-    path = cache / f"game{seed}.jsonl"
-    if path.exists():
-        return path
-    film = film_match(seed, games=1)
-    reader = Reader(from_dict(learned_calibration(film, seed)), checkers)
-    cache.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".part")
-    with partial.open("w") as out:
-        for index, frame in enumerate(render_frames(film, seed)):
-            out.write(json.dumps({**reader.read(frame), "t": round(index / FPS, 3)}) + "\n")
-    partial.rename(path)
-    return path
+def lamp_on(image: np.ndarray) -> np.ndarray:
+    """The picture with a lamp switched on: a third brighter, more so towards one side."""
+    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
+    return np.clip(image * ramp, 0, 255).astype(np.uint8)
 
+
+def arm_over_edge(image: np.ndarray, rng: np.random.Generator, corners) -> np.ndarray:
+    """The picture with an arm reaching in over a random place of the field's edge (its
+    wrist 90-140 px outside, the fingers over the points nearest the edge)."""
+    corners = np.float64(corners)
+    side = int(rng.integers(4))
+    a, b = corners[side], corners[(side + 1) % 4]
+    edge = a + (b - a) * rng.uniform(0.1, 0.9)
+    out = (edge - corners.mean(0)) / np.linalg.norm(edge - corners.mean(0))
+    target = edge + out * rng.uniform(90, 140)
+    rgb = image[..., ::-1].astype(np.float32)
+    draw_arm(rgb, rng, [target] * 4)
+    return np.clip(rgb, 0, 255).astype(np.uint8)[..., ::-1].copy()
+
+
+def noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Strong sensor noise, then JPEG at quality 50."""
+    grain = rng.normal(0, 6, image.shape)
+    out = np.clip(image + grain, 0, 255).astype(np.uint8)
+    return cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 50])[1],
+                        cv2.IMREAD_COLOR)
+
+
+FRAME_FAULTS = ("none", "arm", "light", "noise", "bump")
+
+
+def faulty_frames(name: str, fault: str) -> Iterator[np.ndarray]:
+    """The named film's frames with the frame fault on them."""
+    shot = film(name)
+    middle, rng = shot.frames // 2, np.random.default_rng(seed_of(name))
+    m = bumped(BUMP)
+    for index, frame in enumerate(render_frames(shot, seed_of(name))):
+        if fault == "arm" and index % ARM_EVERY < ARM_FRAMES:
+            frame = arm_over_edge(frame, np.random.default_rng([seed_of(name), index
+                                                                // ARM_EVERY]),
+                                  shot.look.corners)
+        elif fault == "light" and index >= middle:
+            frame = lamp_on(frame)
+        elif fault == "noise":
+            frame = noisy(frame, rng)
+        elif fault == "bump" and index >= middle:
+            frame = cv2.warpAffine(frame, m, (1280, 720), borderMode=cv2.BORDER_REPLICATE)
+        yield frame
+
+
+def cached_observations(name: str, fault: str, cache: Path, checkers: str = "net"
+                        ) -> tuple[list[dict], list[dict]]:
+    """The film's Observations under the frame fault as `bgboard record` reads them (a frame
+    it refuses to read: {"error": why}), and the field watch's changes ({"frame", "moved",
+    "shift"}); read the first time and kept in `cache`."""
+    path, said = cache / f"{name}-{fault}.jsonl", cache / f"{name}-{fault}.changes.json"
+    if not path.exists():
+        shot = film(name)
+        changes: list[dict] = []
+        index = 0
+        reader = SteadyReader(from_dict(learned_calibration(shot, seed_of(name))),
+                              lambda c: changes.append({"frame": index,
+                                                        "moved": c.calibration is not None,
+                                                        "shift": round(c.shift, 1)}),
+                              checkers)
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        with partial.open("w") as out:
+            for index, frame in enumerate(faulty_frames(name, fault)):
+                try:
+                    obs = reader.read(frame)
+                except ValueError as exc:
+                    obs = {"error": str(exc)}
+                out.write(json.dumps({**obs, "t": round(index / FPS, 3)}) + "\n")
+        said.write_text(json.dumps(changes))
+        partial.rename(path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    return lines, json.loads(said.read_text())
 
 
 Fault = Callable[[dict, random.Random, "Turns"], dict]
@@ -193,6 +271,20 @@ class Outcome:
     wrong: int = 0
     missing: int = 0
     delays: list[float] = field(default_factory=list)
+    followed: bool = True  # every action recorded right, to the game's last
+
+    def add(self, other: Outcome) -> None:
+        """Count another film's outcome in."""
+        self.right += other.right
+        self.unsure += other.unsure
+        self.wrong += other.wrong
+        self.missing += other.missing
+        self.delays += other.delays
+        self.followed &= other.followed
+
+    @property
+    def actions(self) -> int:
+        return self.right + self.unsure + self.wrong + self.missing
 
 
 def pickups(film: Film) -> list[int]:
@@ -217,8 +309,10 @@ class Table:
     when neither reading is their play) and wait up to PATIENCE frames for the turn to be
     recorded; then the film goes on."""
 
-    def __init__(self, seed: int, film: Film, lines: list[dict], fault: Fault) -> None:
+    def __init__(self, seed: int, film: Film, lines: list[dict], fault: Fault,
+                 nobody: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.nobody = nobody
         start = film.shots[0].points
         self.turns = Turns(point=self.rng.choice([i for i, n in enumerate(start) if n]))
         self.film, self.lines, self.fault = film, lines, fault
@@ -239,9 +333,9 @@ class Table:
             self.turns.touched = set()
             self.question = None
             self.commits.append(self.index - 1)
-        elif event.kind == "unsure":
+        elif event.kind in ("unsure", "settled"):
             self.unsure.add(self.turns.recorded)
-            self.question = event.data
+            self.question = None if self.nobody else event.data
 
     def stream(self) -> Iterator[tuple[float, dict]]:
         """The film's Observations with the fault injected, paused while a question is open."""
@@ -254,23 +348,28 @@ class Table:
             self.at.append(self.index)
             if k in self.film.buttons:
                 self.buttons[self.index] = self.film.buttons[k]
-            yield self._next(obs["t"] + offset, self.fault(obs, self.rng, self.turns))
+            yield self._next(obs["t"] + offset, self._faulty(obs))
 
-    def _next(self, t: float, obs: dict) -> tuple[float, dict]:
+    def _faulty(self, obs: dict) -> dict:
+        """The frame with the fault injected (a frame not read stays so)."""
+        return obs if "error" in obs else self.fault(obs, self.rng, self.turns)
+
+    def _next(self, t: float, obs: dict) -> tuple[float, dict | ValueError]:
+        """The next frame of the stream; a frame not read as `follow` takes it."""
         self.index += 1
-        return round(t, 3), obs
+        return round(t, 3), ValueError(obs["error"]) if "error" in obs else obs
 
     def _pause(self, obs: dict) -> Iterator[dict]:
         """The frames while the players answer the question: the board as it stands."""
         for _ in range(REACTION):
-            yield self.fault(obs, self.rng, self.turns)
+            yield self._faulty(obs)
         if self.question is None:
             return
         expected = self.truth[len(self.match.games[0].record)] \
             if len(self.match.games[0].record) < len(self.truth) else None
         if _reading(expected) == self.question["readings"][0]:
             self.buttons[self.index] = "confirm"
-            yield self.fault(obs, self.rng, self.turns)
+            yield self._faulty(obs)
             return
         yield {**obs, "hand": True}
         if _reading(expected) in self.question["readings"]:
@@ -280,12 +379,14 @@ class Table:
         for _ in range(PATIENCE):
             if self.question is None:
                 return
-            yield self.fault(obs, self.rng, self.turns)
+            yield self._faulty(obs)
 
 
-def run_film(seed: int, film: Film, lines: list[dict], fault: Fault, ratio: float) -> Outcome:
-    """Record one film with the fault injected, the players answering the session's doubts."""
-    table = Table(seed, film, lines, fault)
+def run_film(seed: int, film: Film, lines: list[dict], fault: Fault, ratio: float,
+             nobody: bool = False) -> Outcome:
+    """Record one film with the fault injected, the players answering the session's doubts
+    (unless `nobody`)."""
+    table = Table(seed, film, lines, fault, nobody)
     settings = Settings(white_right_high=white_right_high(film.look.corners), ratio=ratio)
     follow(table.stream(), settings, match=table.match, buttons=table.buttons, bus=table.bus)
     return _outcome(table, pickups(film))
@@ -344,12 +445,36 @@ def _outcome(table: Table, picked: list[int]) -> Outcome:
         else:
             out.right += 1
         moves += action.kind == "move"
+    out.followed = not (out.wrong or out.missing)
     pickups_at = [table.at[p] for p in picked]
     for commit in table.commits:
         before = [p for p in pickups_at if p <= commit]
         if before:
             out.delays.append((commit - before[-1]) / FPS)
     return out
+
+
+@dataclass
+class Watched:
+    """What the field watch said over a film's frames: "moved" events that no bump made, and
+    whether the bump (if any) was followed within a second."""
+
+    false: int = 0
+    bumps: int = 0
+    followed: int = 0
+
+    @classmethod
+    def of(cls, changes: list[dict], fault: str, frames: int) -> Watched:
+        middle = frames // 2
+        ours = [c for c in changes if c["moved"] and middle <= c["frame"] < middle + FOLLOW]
+        moved = [c for c in changes if c["moved"]]
+        bump = fault == "bump"
+        return cls(len(moved) - (len(ours[:1]) if bump else 0), int(bump), int(bump and bool(ours)))
+
+    def add(self, other: Watched) -> None:
+        self.false += other.false
+        self.bumps += other.bumps
+        self.followed += other.followed
 
 
 def main() -> None:
@@ -360,42 +485,55 @@ def main() -> None:
                         help="the checker reader that reads the films (default net)")
     parser.add_argument("--ratio", type=float, default=RATIO,
                         help=f"likelihood ratio needed to record (default {RATIO:g})")
-    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
+    parser.add_argument("--films", nargs="+", choices=NAMES, default=list(CLASSIC),
+                        help="the films (default: the five classic ones)")
+    parser.add_argument("--frames", nargs="+", choices=FRAME_FAULTS, default=["none"],
+                        help="frame faults, each recorded with the Observation fault none")
+    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS),
+                        help="Observation faults, on the frames of the frame fault none")
+    parser.add_argument("--nobody", action="store_true",
+                        help="nobody answers the session's doubts (as in bgboard record)")
     parser.add_argument("--weighings", action="store_true",
                         help="also print how the log ratios of right and wrong best readings "
                              "spread (what the ratio is chosen from)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     cache = args.cache or CACHE / args.checkers
-    films = {seed: film_match(seed, games=1) for seed in SEEDS}
-    lines = {seed: [json.loads(line) for line in cached_observations(seed, cache, args.checkers)
-                    .read_text().splitlines()] for seed in SEEDS}
-    print(f"ratio {args.ratio:g}")
-    print(f"{'fault':<8} {'actions':>7} {'right':>6} {'unsure':>6} {'wrong':>6} {'missing':>7} "
-          f"{'median delay s':>14} {'longest s':>9} {'cpu s':>6}")
+    films = {name: film(name) for name in args.films}
+    runs = [(frames, "none") for frames in args.frames if frames != "none"]
+    runs += [("none", kind) for kind in args.kinds] if "none" in args.frames else []
+    print(f"ratio {args.ratio:g}{', nobody answers' if args.nobody else ''}")
+    print(f"{'frames':<6} {'fault':<8} {'film':<7} {'actions':>7} {'right':>6} {'unsure':>6} "
+          f"{'wrong':>6} {'missing':>7} {'to last':>7} {'moved':>5} {'bump':>5} "
+          f"{'median delay s':>14} {'longest s':>9} {'cpu s':>6}", flush=True)
     weighings = Weighings()
-    for kind in args.kinds:
-        total, took = Outcome(), time.process_time()
-        for seed in SEEDS:
-            weighings.truth = films[seed].match.games[0].record
+    for frames, kind in runs:
+        total, watched, took = Outcome(), Watched(), time.process_time()
+        for name, shot in films.items():
+            lines, changes = cached_observations(name, frames, cache, args.checkers)
+            weighings.truth = shot.match.games[0].record
             with weighings if args.weighings else _nothing():
-                got = run_film(seed, films[seed], lines[seed], KINDS[kind], args.ratio)
-            total.right += got.right
-            total.unsure += got.unsure
-            total.wrong += got.wrong
-            total.missing += got.missing
-            total.delays += got.delays
-            if got.wrong or got.missing:
-                print(f"  film {seed}: wrong {got.wrong}, missing {got.missing}",
-                      file=sys.stderr)
-        actions = total.right + total.unsure + total.wrong + total.missing
-        print(f"{kind:<8} {actions:>7} {total.right:>6} {total.unsure:>6} {total.wrong:>6} "
-              f"{total.missing:>7} {_median(total.delays):>14} "
-              f"{max(total.delays, default=0):>9.1f} "
-              f"{time.process_time() - took:>6.1f}")
+                got = run_film(seed_of(name), shot, lines, KINDS[kind], args.ratio,
+                               args.nobody)
+            seen = Watched.of(changes, frames, len(lines))
+            total.add(got)
+            watched.add(seen)
+            _row(frames, kind, name, got, seen)
+        _row(frames, kind, "all", total, watched, time.process_time() - took)
 
     if args.weighings:
         _print_weighings(weighings.seen)
+
+
+def _row(frames: str, kind: str, name: str, got: Outcome, seen: Watched,
+         cpu: float | None = None) -> None:
+    """One printed line: a film (or all) under a frame fault and an Observation fault."""
+    bump = f"{seen.followed}/{seen.bumps}" if seen.bumps else "-"
+    print(f"{frames:<6} {kind:<8} {name:<7} {got.actions:>7} {got.right:>6} {got.unsure:>6} "
+          f"{got.wrong:>6} {got.missing:>7} {'yes' if got.followed else 'NO':>7} "
+          f"{seen.false:>5} {bump:>5} {_median(got.delays):>14} "
+          f"{max(got.delays, default=0):>9.1f} {'' if cpu is None else f'{cpu:.1f}':>6}",
+          flush=True)
 
 
 def _median(delays: list[float]) -> str:

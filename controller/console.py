@@ -1,5 +1,5 @@
-"""The console: committed turns and game results printed as they happen, and a progress bar
-on a terminal for long work."""
+"""The console: committed turns and game results printed as they happen, a turn recorded in
+doubt ("settled") said on stderr, and a progress bar on a terminal for long work."""
 
 from __future__ import annotations
 
@@ -31,12 +31,12 @@ class Console:
         self._bar = None
 
     def _print(self, event: Event) -> None:
-        if event.kind in _SHOWN:
-            text = f"{event.text}"
+        if event.kind in _SHOWN or event.kind == "settled":
+            out = sys.stderr if event.kind == "settled" else self.out
             if self._bar is not None:
-                self._bar.write(text, file=self.out)
+                self._bar.write(event.text, file=out)
             else:
-                print(text, file=self.out, flush=True)
+                print(event.text, file=out, flush=True)
 
     def progress(self, frames: Iterable) -> Iterator:
         """The frames, with a progress bar on stderr when it is a terminal."""

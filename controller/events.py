@@ -19,6 +19,8 @@ KINDS = (
     "illegal",       # the board shows an illegal play: data {"reason", "points"}
     "mismatch",      # the board does not match the game: data {"points", "corrections"}
     "unsure",        # two readings stay close: data {"points" in doubt, "readings", "ratio"}
+    "settled",       # an unsure turn recorded as the likelier reading once the game moved on:
+                     # data {"turn" (its number in the game), "readings" (recorded first)}
     "takeback",      # the last turn was taken back
     "double", "take", "drop",
     "game_over",     # data {"winner", "points", "score"}

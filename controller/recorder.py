@@ -87,6 +87,7 @@ def follow(observations: Iterable[tuple[float, dict | ValueError]], settings: Se
             session.view(view)
         session.tick(t)
         result.frames = index + 1
+    session.finish()
     return result
 
 

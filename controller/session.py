@@ -12,6 +12,11 @@ how well it explains the frames since the last hand (weighing.py). The best is r
 it beats the runner-up by `Settings.ratio` in likelihood, on all those frames and on the
 latest ones alone; when it does not, the session says "unsure" with the points in doubt and
 both readings, and waits: for more frames, a touched-up stack, or the confirm button.
+
+An unsure turn never stops the game being followed. The frames after the pickup, the
+opponent's dice lying included, weigh on; when the opponent has rolled and a hand reaches for
+the board (the game moves on) or the recording ends, the likelier complete reading is
+recorded and said ("settled", with both readings), and the next turn is followed as ever.
 """
 
 from __future__ import annotations
@@ -88,6 +93,8 @@ class Session:
         self._observing = True
         if obs.get("error"):
             return
+        if obs.get("hand") and self._opponent_rolled:
+            self._settle()  # the game moves on: the turn still in doubt is recorded now
         self.scales.frame(obs)
         if obs.get("hand"):
             self._stale = self._stale or self._opponent_rolled
@@ -140,6 +147,11 @@ class Session:
             verdict = self.judge.judge(self.view_now.board)
             if verdict.kind == "complete":
                 self._commit(verdict.play)
+
+    def finish(self) -> None:
+        """The recording ends: a turn still in doubt is recorded as its likelier reading."""
+        if self._pending:
+            self._settle()
 
     @property
     def unsure(self) -> bool:
@@ -308,6 +320,27 @@ class Session:
             likely = None if self._opening_turn() else self.scales.likely_roll()
             rolls = [game.dice] + ([likely] if likely not in (None, game.dice) else [])
         return self.scales.weigh(game.board, self.judge, rolls, self.settings.ratio, roll_odds)
+
+    def _settle(self) -> None:
+        """The turn over and still undecided when the game moves on: record the likelier
+        complete reading on the frames weighed so far, and say so with the other reading.
+        A board that no complete reading explains (misread, or not this game) is not."""
+        if self._stale or not (self._pending and self.scales.ready):
+            return
+        game = self.game
+        by_roll = game.dice is None  # the dice were never read: every roll is weighed
+        weighing = self._weigh(list(ROLLS) if by_roll else None)
+        readings = [c for c in (weighing.best, weighing.runner_up) if c is not None]
+        chosen = next((c for c in readings if c.kind == "complete" and
+                       self.scales.explains(c)), None)
+        if chosen is None:
+            return
+        other = next((c.reading for c in readings if c is not chosen), "nothing else")
+        turn = sum(1 for a in game.record if a.kind == "move") + 1
+        self.bus.emit("settled", f"turn {turn}: recorded {chosen.reading}, likelier than "
+                      f"{other}; check it", turn=turn, readings=[chosen.reading, other])
+        self._record(chosen, inferred=by_roll)
+        self._go_on()
 
     def _say_unsure(self, weighing: Weighing) -> None:
         """Two readings stay close: show the points in doubt and both readings, once."""

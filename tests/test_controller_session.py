@@ -225,10 +225,16 @@ def test_dice_not_read_are_read_from_a_play_only_one_roll_makes(seen, tmp_path):
     assert "black rolled 64 (read from the play)" in [e.text for e in result.bus.history]
 
 
-def test_a_play_several_rolls_make_is_not_given_dice():
+def test_a_play_several_rolls_make_is_unsure_and_settled_only_when_the_recording_ends():
     after = board({1: 1, 9: -1}, board({8: -1, 5: 2, 6: -1}))  # Black 24/16: a 62 or a 53
     result = record(black_turn_then_white_rolls((), after), lambda o: o, calibration=CAL)
-    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+    said = [(e.kind, e.data["readings"]) for e in result.bus.history
+            if e.kind in ("unsure", "settled")][1:]
+    assert said == [("unsure", ["62: 24/16", "53: 24/16"]),
+                    ("settled", ["62: 24/16", "53: 24/16"])]
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5"),
+                                      (BLACK, "move", (6, 2), "24/16")]]
+    assert result.match.games[0].dice == (2, 1)  # and White's roll is followed
 
 
 @pytest.mark.parametrize("seen", [BLACK_64[:1], (BLACK_64[0], synth.Die(2, (0.8, 0.6),

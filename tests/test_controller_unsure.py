@@ -30,6 +30,7 @@ from controller_helpers import observations
 
 FILM = film_match(1, games=1)  # 63 actions; White's home on White's right (--home right)
 UNSURE_AT = 605  # with wrong_die, the frame the session says it is unsure of White's dance
+# (a frame before Black reaches for the board: after that the likelier reading is recorded)
 TRUTH = [(a.color.key, list(a.dice), a.play.move if a.play else None)
          for a in FILM.match.games[0].record if a.kind == "move"]
 
@@ -86,7 +87,7 @@ def stream(fault) -> str:
 
 def recorded(tmp_path, fault, *events: dict):
     """`bgboard record --observations -` on the faulty film: (exit code, stdout, the turns
-    in the journal)."""
+    in the journal, stderr)."""
     journal, out = tmp_path / "game.jsonl", tmp_path / "game.mat"
     buttons = tmp_path / "buttons.jsonl"
     presses = {**{f: b for f, b in FILM.buttons.items()},
@@ -97,29 +98,32 @@ def recorded(tmp_path, fault, *events: dict):
                   str(journal), "--events", str(buttons), stdin=stream(fault))
     turns = [[r["color"], r["dice"], r["move"]] for r in read_journal(journal)
              if r["type"] == "turn"]
-    return run.returncode, run.stdout, turns
+    return run.returncode, run.stdout, turns, run.stderr
 
 
 @pytest.mark.parametrize("fault", [short_stacks, one_point, flipped, everything])
 def test_systematic_faults_still_give_every_turn(tmp_path, fault):
-    code, _, turns = recorded(tmp_path, fault)
+    code, _, turns, _ = recorded(tmp_path, fault)
     assert code == 0
     assert [tuple(t) for t in turns] == TRUTH
 
 
-def test_a_dance_whose_dice_stay_in_doubt_waits_for_confirm(tmp_path):
-    code, out, turns = recorded(tmp_path, wrong_die)
+def test_a_dance_whose_dice_stay_in_doubt_is_settled_when_the_game_moves_on(tmp_path):
+    code, out, turns, err = recorded(tmp_path, wrong_die)
     assert code == 0
-    assert [tuple(t) for t in turns] == TRUTH[:19]  # White's dance (turn 20) is in doubt
+    assert [tuple(t) for t in turns] == TRUTH  # nobody confirmed: the game is followed on
     assert "unsure of the dice: 32: (no move) or 62: (no move)? press confirm for the " \
            "first, or touch up the stack\n" in out
+    assert err.splitlines()[0] == "turn 20: recorded 32: (no move), likelier than 62: " \
+                                  "(no move); check it"
     (tmp_path / "confirmed").mkdir()
-    code, out, turns = recorded(tmp_path / "confirmed", wrong_die,
-                                {"frame": UNSURE_AT + 5, "button": "confirm"})
+    code, out, turns, err = recorded(tmp_path / "confirmed", wrong_die,
+                                     {"frame": UNSURE_AT + 1, "button": "confirm"})
     assert [tuple(t) for t in turns] == TRUTH
+    assert "turn 20" not in err
 
 
-def test_learning_the_boards_quirks_is_what_keeps_the_short_stacks_game_going(monkeypatch):
+def test_learning_the_boards_quirks_is_what_keeps_the_short_stacks_game_sure(monkeypatch):
     def turns(bus: EventBus) -> list[tuple]:
         match = Match()
         follow(((o["t"], o) for o in map(json.loads, stream(short_stacks).splitlines())),
@@ -128,13 +132,18 @@ def test_learning_the_boards_quirks_is_what_keeps_the_short_stacks_game_going(mo
         return [(a.color.key, list(a.dice), a.play.move if a.play else None)
                 for a in match.games[0].record if a.kind == "move"]
 
-    assert turns(EventBus()) == TRUTH
+    bus = EventBus()
+    assert turns(bus) == TRUTH
+    assert [e for e in bus.history if e.kind in ("unsure", "settled")] == []
     monkeypatch.setattr(evidence.Quirks, "learn", lambda self, board, frames: None)
     bus = EventBus()
-    assert turns(bus) == TRUTH[:50]  # stuck in the bear-off, where stacks of six stand
+    assert turns(bus) == TRUTH  # unsure in the bear-off, where stacks of six stand: settled
     assert [e.text for e in bus.history if e.kind == "unsure"][0] == (
         "unsure of 20, 22, 23: 41: 5/1 4/3 or 41: 4/off 2/1? press confirm for the first, "
         "or touch up the stack")
+    assert [e.data for e in bus.history if e.kind == "settled"] == [
+        {"turn": 51, "readings": ["21: 2/off 1/off", "21: 2/1 2/off"]},
+        {"turn": 52, "readings": ["31: 3/off 1/off", "31: 3/off 2/1"]}]
 
 
 # --- one turn, two readings: the unsure event, its LEDs and its web view ------------------
@@ -175,7 +184,7 @@ def halfway_session(*presses: tuple[int, str]):
     return match, bus
 
 
-def test_two_readings_that_stay_close_are_said_never_recorded():
+def test_two_readings_that_stay_close_are_said_and_recorded_only_when_the_recording_ends():
     match, bus = halfway_session()
     unsure = [e for e in bus.history if e.kind == "unsure"]
     assert [(e.text, e.data) for e in unsure] == [(
@@ -183,7 +192,11 @@ def test_two_readings_that_stay_close_are_said_never_recorded():
         "first, or touch up the stack",
         {"points": [5, 8, 21, 24], "readings": ["31: 24/21 6/5", "31: 8/5 6/5"],
          "ratio": 1.0})]
-    assert match.games[0].record == ()
+    first, settled = bus.history.index(unsure[0]), [e for e in bus.history if e.kind == "settled"]
+    assert [e.kind for e in bus.history[first:]] == ["unsure", "settled", "committed"]
+    assert settled[0].text == "turn 1: recorded 31: 24/21 6/5, likelier than 31: 8/5 6/5; " \
+                              "check it"
+    assert [(a.dice, a.play.move) for a in match.games[0].record] == [((3, 1), "24/21 6/5")]
 
 
 def test_confirm_records_the_first_reading():

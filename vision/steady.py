@@ -1,16 +1,23 @@
-"""Keeping the calibration right when the camera or the board is bumped.
+"""Keeping the calibration right when the camera or the board is bumped, and only then.
 
 A `FieldWatch` keeps a reference frame, the last one that agreed with the corners, and its
 corner features on the board: the field and a band around it, so that a bumped board is
 followed as well as a bumped camera, and the table does not outvote the board. Each frame,
-those features are followed into it by optical flow (Lucas-Kanade, kept only when followed
-back they come home: a few milliseconds), and a homography fitted to them with RANSAC (moved
-checkers, dice and hands fall out as outliers) says where the corners are now. When too few
-follow (a jump too far for the flow), ORB features matched over the whole frame find the
-board again. Corners that moved MOVED of a point's width or more make a new calibration; a
-board found neither way is lost, and is not read until it is found again. The reference is
-renewed when its features fade (checkers moved, a hand came) or the field moved, without
-moving the corners while the field stays put, so small errors do not add up.
+those features are followed into it by optical flow (Lucas-Kanade on light-levelled pictures,
+kept only when followed back they come home: a few milliseconds), and a homography fitted to
+them with RANSAC (moved checkers, dice and hands fall out as outliers) says where the corners
+are now. When too few follow (a jump too far for the flow), ORB features matched over the
+whole frame find the board again.
+
+A still board must never be taken for a moved one: checkers that move, dice, hands and arms,
+a lamp switched on and noise all bend a fit. So corners that seem to have moved MOVED of a
+point's width or more are only a candidate. It counts when the edges of what cannot move in
+a game (the frame, the field's edge and the points' bases: the `ring`) match the reference
+better through it than where the corners were (`explains`), and it makes a new calibration
+only once SETTLE frames in a row agree on it. A board found in no frame for LOST_AFTER frames
+is lost, and is not read until it is found again. The reference is renewed when its features
+fade (checkers moved, the light changed) on a frame that agrees with the corners, so small
+errors do not add up.
 """
 
 from __future__ import annotations
@@ -33,6 +40,12 @@ AGREE = 0.2  # the share of the reference's features that must agree on it
 RENEW = 0.6  # the reference is renewed when fewer than this share of its features agree
 ROUND_TRIP = 1.0  # pixels: a feature followed there and back must come home this near
 FLOW = {"winSize": (21, 21), "maxLevel": 3}
+SETTLE = 3  # frames in a row that must agree on moved corners before they are taken
+LOST_AFTER = 5  # frames in a row with the board found nowhere before it is lost
+RING = (0.96, 1.12)  # what cannot move: the field's edge and the frame, as scales of the field
+EXPLAINS = 0.05  # how much better moved corners must match the ring's edges than the old ones
+CLEAN = 0.6  # the ring's edges must match the reference this well for a frame to replace it
+LEVEL = 31  # watched pixels: the light is levelled over boxes this wide (a lamp switched on)
 
 
 @dataclass(frozen=True)
@@ -46,8 +59,8 @@ class Change:
 
 @dataclass(frozen=True)
 class Reference:
-    """A frame the corners were right in: its grey picture (watched size), the corners there
-    (watched size), the mask of the board there and its features to follow."""
+    """A frame the corners were right in: its light-levelled grey picture (watched size), the
+    corners there (watched size), the mask of the board there and its features to follow."""
 
     grey: np.ndarray
     corners: np.ndarray
@@ -59,6 +72,11 @@ class Reference:
         """Its ORB keys and descriptors on the board: found only when needed (to find the
         board again after a jump), not for every reference."""
         return orb_features(self.grey, self.mask)
+
+    @cached_property
+    def edges(self) -> np.ndarray:
+        """Its edges (gradient strength): found only when a frame is weighed against it."""
+        return edges(self.grey)
 
 
 class FieldWatch:
@@ -72,12 +90,20 @@ class FieldWatch:
         self.point = np.linalg.norm(self.first[1] - self.first[0]) * cal.geometry.column_width
         self.reference: Reference | None = None
         self.lost = False
+        self.candidates: list[np.ndarray] = []  # moved corners seen in the last frames in a row
+        self.misses = 0  # frames in a row with the board found nowhere
+
+    @property
+    def settling(self) -> bool:
+        """Whether the field seems to have moved and the watch waits for frames to agree."""
+        return bool(self.candidates)
 
     def update(self, image: np.ndarray) -> Change | None:
         """None while the field stays where it was; a Change when it moved, was lost, or was
         found again."""
-        grey = cv2.cvtColor(cv2.resize(image, None, fx=self.k, fy=self.k,
-                                       interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        grey = levelled(cv2.cvtColor(cv2.resize(image, None, fx=self.k, fy=self.k,
+                                                interpolation=cv2.INTER_AREA),
+                                     cv2.COLOR_BGR2GRAY))
         if self.reference is None:
             self.reference = self._reference(grey, self.corners)
             return None
@@ -86,35 +112,77 @@ class FieldWatch:
             h = self._match(grey)
             h, share = (None, 0.0) if h is None else self._follow(grey, h)
         if h is None:
-            if self.lost:
-                return None
-            self.lost = True
-            return Change(None, float("inf"))
+            return self._missed()
+        self.misses = 0
         corners = cv2.perspectiveTransform(self.reference.corners[None].astype(np.float64),
                                            h)[0].astype(np.float32)
-        steady = np.linalg.norm(corners - self.corners, axis=1).max() < MOVED * self.point
-        if steady and not self.lost:
-            if share < RENEW:
+        if _apart(corners, self.corners) < MOVED * self.point:
+            self.candidates = []
+            if self.lost:
+                return self._found(self.corners, grey)
+            if share < RENEW and self._match_score(grey, np.eye(3)) >= CLEAN:
                 self.reference = self._reference(grey, self.corners)
             return None
+        return self._candidate(corners, h, grey)
+
+    def _missed(self) -> Change | None:
+        """A frame with the board found nowhere: lost once LOST_AFTER such frames follow."""
+        self.candidates = []
+        self.misses += 1
+        if self.lost or self.misses < LOST_AFTER:
+            return None
+        self.lost = True
+        return Change(None, float("inf"))
+
+    def _candidate(self, corners: np.ndarray, h: np.ndarray, grey: np.ndarray
+                   ) -> Change | None:
+        """Corners that seem to have moved: taken once they explain what cannot move better
+        than the corners in use, in SETTLE frames in a row that agree."""
+        if self._match_score(grey, h) < self._match_score(grey, np.eye(3)) + EXPLAINS:
+            self.candidates = []
+            return None
+        if self.candidates and _apart(corners, self.candidates[-1]) >= MOVED * self.point / 2:
+            self.candidates = []
+        self.candidates.append(corners)
+        if len(self.candidates) < SETTLE:
+            return None
+        self.candidates = []
+        return self._found(corners, grey)
+
+    def _found(self, corners: np.ndarray, grey: np.ndarray) -> Change:
+        """The field is at `corners` (found again, or moved there): a new calibration."""
         self.lost = False
-        if np.linalg.norm(corners - self.first, axis=1).max() < MOVED * self.point:
+        if _apart(corners, self.first) < MOVED * self.point:
             corners = self.first  # back where it was calibrated
         self.corners = corners
         self.reference = self._reference(grey, corners)
         named = {c: (float(x) / self.k, float(y) / self.k)
                  for c, (x, y) in zip(CORNERS, corners, strict=True)}
-        shift = float(np.linalg.norm(corners - self.first, axis=1).max()) / self.k
-        return Change(replace(self.cal, corners_px=named), shift)
+        return Change(replace(self.cal, corners_px=named), _apart(corners, self.first) / self.k)
+
+    def keep(self, corners: np.ndarray) -> None:
+        """Go on with the field at `corners` after all (the move just taken was refused), the
+        frame just watched as the reference."""
+        self.corners = corners
+        self.reference = self._reference(self.reference.grey, corners)
 
     def _reference(self, grey: np.ndarray, corners: np.ndarray) -> Reference:
         """A reference frame with the field at `corners`: its features on the board."""
-        centre = corners.mean(0)
-        board = centre + (corners - centre) * (1 + 2 * BAND)
-        mask = np.zeros(grey.shape, np.uint8)
-        cv2.fillConvexPoly(mask, board.round().astype(np.int32), 255)
+        mask = _within(grey.shape, corners, 1 + 2 * BAND)
         return Reference(grey, corners, mask, cv2.goodFeaturesToTrack(grey, 300, 0.01, 8,
                                                                       mask=mask))
+
+    def _match_score(self, grey: np.ndarray, h: np.ndarray) -> float:
+        """How well the ring's edges in `grey` match the reference's carried there by `h`
+        (correlation, -1 to 1): the ring is where the corners `h` gives put it."""
+        ref = self.reference
+        size = grey.shape[::-1]
+        carried = cv2.warpPerspective(ref.edges, h, size)
+        seen = cv2.warpPerspective(np.ones(grey.shape, np.uint8), h, size)
+        corners = cv2.perspectiveTransform(ref.corners[None].astype(np.float64), h)[0]
+        ring = (_within(grey.shape, corners, RING[1]) > 0) \
+            & (_within(grey.shape, corners, RING[0]) == 0) & (seen > 0)
+        return correlation(carried[ring], edges(grey)[ring])
 
     def _follow(self, grey: np.ndarray, h: np.ndarray) -> tuple[np.ndarray | None, float]:
         """The homography from the reference's features followed into `grey` by optical flow,
@@ -145,6 +213,39 @@ class FieldWatch:
                    np.float32([keys[p.trainIdx].pt for p in pairs]))[0]
 
 
+def _apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far the furthest of two sets of corners are apart (pixels)."""
+    return float(np.linalg.norm(a - b, axis=1).max())
+
+
+def _within(shape: tuple, corners: np.ndarray, scale: float) -> np.ndarray:
+    """A mask of the field at `corners` grown (or shrunk) by `scale` about its middle."""
+    centre = corners.mean(0)
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, (centre + (corners - centre) * scale).round().astype(np.int32), 255)
+    return mask
+
+
+def levelled(grey: np.ndarray) -> np.ndarray:
+    """The grey picture with the light levelled (each pixel over its neighbourhood's mean), so
+    that a lamp switched on or a cloud leaves the features where they were."""
+    mean = cv2.blur(grey, (LEVEL, LEVEL)).astype(np.float32) + 8.0
+    return np.clip(grey.astype(np.float32) / mean * 96.0, 0, 255).astype(np.uint8)
+
+
+def edges(grey: np.ndarray) -> np.ndarray:
+    """The strength of the grey picture's edges (float32)."""
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.5)
+    return cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
+
+
+def correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """The normalised correlation of two equal-length arrays (0 when either is flat)."""
+    a, b = a - a.mean(), b - b.mean()
+    scale = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / scale if scale > 0 else 0.0
+
+
 def orb_features(grey: np.ndarray, mask: np.ndarray | None = None) -> tuple:
     """ORB keys and descriptors of a grey picture (within `mask`)."""
     return cv2.ORB_create(1500, fastThreshold=10).detectAndCompute(grey, mask)
@@ -163,14 +264,20 @@ def fit(src: np.ndarray, dst: np.ndarray, least: float = LEAST) -> tuple[np.ndar
 
 class SteadyReader:
     """Reads frames through a calibration that follows the field (a FieldWatch): after a bump
-    it reads through the corners found again, and while the field is lost `read` raises
-    ValueError instead of reading through stale corners. `on_change` hears each Change."""
+    it reads through the corners found again, and while the field is not seen, lost or seems
+    to have moved `read` raises ValueError instead of reading through stale corners. Moved corners
+    are taken only when the checkers read through them agree with the last board read (a
+    frame with no hand) at least as well as through the corners in use: a bump moves the
+    picture, never the checkers. `on_change` hears each Change taken; `checker_reader` as
+    for `Reader`."""
 
-    def __init__(self, cal: Calibration,
-                 on_change: Callable[[Change], None] | None = None) -> None:
+    def __init__(self, cal: Calibration, on_change: Callable[[Change], None] | None = None,
+                 checker_reader: str = "net") -> None:
         self.watch = FieldWatch(cal)
-        self.reader = Reader(cal)
+        self.reader = Reader(cal, checker_reader)
+        self.checkers = checker_reader
         self.on_change = on_change or (lambda change: None)
+        self.last: dict | None = None  # the last Observation read with no hand
 
     @property
     def cal(self) -> Calibration:
@@ -180,14 +287,37 @@ class SteadyReader:
     def read(self, image: np.ndarray) -> dict:
         """The Observation of one BGR frame, read where the field is now."""
         check_image(image, self.reader.cal)
+        before = self.watch.corners
         change = self.watch.update(image)
+        obs = None
+        if change is not None and change.calibration is not None:
+            reader = Reader(change.calibration, self.checkers)
+            obs = reader.read(image)
+            if self._worse(obs, image):
+                self.watch.keep(before)
+                change, obs = None, None
+            else:
+                self.reader = reader
         if change is not None:
-            if change.calibration is not None:
-                self.reader = Reader(change.calibration)
             self.on_change(change)
         if self.watch.lost:
             raise ValueError("the board is not where it was and has not been found again")
-        return self.reader.read(image)
+        if self.watch.misses:
+            raise ValueError("the board is not seen in this frame")
+        if self.watch.settling:
+            raise ValueError("the board seems to have moved: waiting for it to settle")
+        obs = obs or self.reader.read(image)
+        if not obs.get("hand"):
+            self.last = obs
+        return obs
+
+    def _worse(self, moved: dict, image: np.ndarray) -> bool:
+        """Whether `moved`, read through moved corners, agrees with the last board read less
+        than the frame read through the corners in use does (judged on frames with no hand)."""
+        if self.last is None or self.watch.lost or moved.get("hand"):
+            return False
+        kept = self.reader.read(image)
+        return not kept.get("hand") and agreement(moved, self.last) < agreement(kept, self.last)
 
     def learn(self, image: np.ndarray, points, on_bar: int) -> Calibration | None:
         """A frame whose position the player confirmed, read where the field is now: the
@@ -196,6 +326,12 @@ class SteadyReader:
         if self.watch.lost:
             return None
         return self.reader.learn(image, points, on_bar)
+
+
+def agreement(a: dict, b: dict) -> int:
+    """How many of the 24 points and the two bars two Observations read alike."""
+    return sum(x == y for x, y in zip(a["points"], b["points"], strict=True)) + \
+        sum(a["bar"][c] == b["bar"][c] for c in ("white", "black"))
 
 
 def describe(change: Change) -> str:
