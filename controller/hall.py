@@ -5,13 +5,15 @@ A board's records are taken in sequence order only: an action whose number is al
 is a repeat and dropped; one that skips ahead waits for the board's retained match message,
 which carries the whole journal and so fills any gap (a hall started late, restarted, or cut
 off from the broker catches up from it). A match message whose records do not continue the
-known ones is a new match under that name and replaces it. Files are replaced atomically.
+known ones is a new match under that name: the files of the one before move to
+DIR/earlier/NAME-N.*. Files are replaced atomically.
 Viewers (the hall's web page) read `view(name)` and wait for changes with `wait(version)`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from dataclasses import dataclass
@@ -123,9 +125,10 @@ class Hall:
             elif board and known[:len(records)] == records:
                 return  # older than what the hall has
             else:
+                new = Board.of(name, records)
                 if board:
-                    self._note(f"board {name} started a new match: it replaces the old one")
-                board = self.boards[name] = Board.of(name, records)
+                    self._keep_earlier(board)
+                board = self.boards[name] = new
             board.at = message.get("at")
             self._save(board)
 
@@ -161,6 +164,19 @@ class Hall:
         except ValueError:
             board.match, board.names = rebuild(board.records)
             raise
+
+    def _keep_earlier(self, board: Board) -> None:
+        """Move the board's files to DIR/earlier/NAME-N.jsonl and .mat, N the next free
+        number: the board started a new match."""
+        earlier = self.out / "earlier"
+        earlier.mkdir(exist_ok=True)
+        number = 1
+        while (earlier / f"{board.name}-{number}.jsonl").exists():
+            number += 1
+        for kind in ("jsonl", "mat"):
+            os.replace(self.out / f"{board.name}.{kind}", earlier / f"{board.name}-{number}.{kind}")
+        self._note(f"board {board.name} started a new match: the one before is kept as "
+                   f"{earlier / board.name}-{number}.mat")
 
     def _save(self, board: Board) -> None:
         """The board's journal and match file, each replaced whole."""

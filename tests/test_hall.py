@@ -1,8 +1,8 @@
 """The hall's bookkeeping, fed a board's messages directly (the broker's part is in
 test_relay.py): actions taken in sequence order only, repeats and gaps dropped, the retained
-match message filling gaps, a new match under a name replacing the old, a record that does not
-fit left out with a note, and the files kept through a restart. And the hall's web app's
-routes."""
+match message filling gaps, a new match under a name (the one before kept in earlier/), a
+record that does not fit left out with a note, and the files kept through a restart. And the
+hall's web app's routes."""
 
 from __future__ import annotations
 
@@ -64,14 +64,18 @@ def test_actions_in_order_repeats_and_gaps_dropped_the_match_message_fills_in(tm
     assert files(again) == expected(RECORDS) and notes == []
 
 
-def test_a_new_match_under_a_name_replaces_it_and_a_bad_record_is_left_out(tmp_path):
+def test_a_new_match_under_a_name_keeps_the_one_before_and_a_bad_record_is_left_out(
+        tmp_path):
     notes = []
     hall = Hall(parse_url("mqtt://localhost/club"), tmp_path, note=notes.append)
     hall.match("t1", {"board": "t1", "seq": 4, "at": 1.0, "records": RECORDS[:5]})
     other = [{**HEAD, "players": ["Cy", "Di"]}, RECORDS[1]]
     hall.match("t1", {"board": "t1", "seq": 1, "at": 2.0, "records": other})
     assert files(hall) == expected(other)
-    assert notes == ["board t1 started a new match: it replaces the old one"]
+    assert notes == [f"board t1 started a new match: the one before is kept as "
+                     f"{tmp_path}/earlier/t1-1.mat"]
+    assert (tmp_path / "earlier" / "t1-1.mat").read_text() == expected(RECORDS[:5])[1]
+    assert (tmp_path / "earlier" / "t1-1.jsonl").read_text() == expected(RECORDS[:5])[0]
     hall._message(None, None, Message("club/t1/action", json.dumps(
         {"board": "t1", "seq": 2, "at": 3.0, "record": {"type": "turn", "color": "black",
                                                         "dice": [6, 4], "move": "1/off"}})))
