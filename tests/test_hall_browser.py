@@ -19,10 +19,9 @@ from bgboard.controller.broker import parse_url
 from bgboard.controller.hall import Hall
 from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.live import match_facts
-from bgboard.controller.recorder import follow
+from bgboard.controller.recorder import follow, settings_for
 from bgboard.controller.relay import attach
-from bgboard.controller.script import film_match
-from bgboard.controller.session import Settings
+from bgboard.controller.script import film_calibration, film_match
 from bgboard.controller.web.hall import serve_hall
 from controller_helpers import observations
 from mqtt_helpers import MOSQUITTO, Mosquitto
@@ -46,8 +45,8 @@ def journalled(seed: int, path: Path) -> list[dict]:
     film = film_match(seed, games=1)
     journal = Journal(path)
     journal.append({"type": "match", "length": 0, "players": ["Alice", "Bob"], "version": 1})
-    follow(((i / 10, o) for i, o in enumerate(observations(film))), Settings(),
-           buttons=film.buttons, journal=journal)
+    follow(((i / 10, o) for i, o in enumerate(observations(film))),
+           settings_for(film_calibration(film)), buttons=film.buttons, journal=journal)
     journal.close()
     return read_journal(path)
 

@@ -21,6 +21,7 @@ from bgboard.controller.hall import Hall
 from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.relay import attach
 from bgboard.controller.script import Film, film_calibration, film_match
+from bgboard.engine.matfile import write_mat
 from cli_helpers import BGBOARD, bgboard
 from controller_helpers import observations
 from gnubg_cli import GNUBG, expected_gnubg_actions, gnubg_actions, gnubg_import
@@ -47,6 +48,13 @@ def stream(film: Film) -> list[str]:
             for i, o in enumerate(observations(film))]
 
 
+def side(film: Film, path: Path) -> list[str]:
+    """`--calibration` with the film's camera view (written to `path`): it tells the recorder
+    the board's side."""
+    path.write_text(json.dumps(film_calibration(film)))
+    return ["--calibration", str(path)]
+
+
 class Board:
     """`bgboard record --relay` of one film, its Observations written to its standard input
     over `seconds`."""
@@ -58,8 +66,9 @@ class Board:
         events.write_text("".join(json.dumps({"frame": f, "button": b}) + "\n"
                                   for f, b in film.buttons.items()))
         self.process = subprocess.Popen(
-            [*BGBOARD, "record", "--observations", "-", "--out", str(self.mat), "--journal",
-             str(self.journal), "--events", str(events), "--match", str(film.match.length),
+            [*BGBOARD, "record", "--observations", "-", *side(film, folder / f"{name}.cal"),
+             "--out", str(self.mat), "--journal", str(self.journal), "--events", str(events),
+             "--match", str(film.match.length),
              "--players", *PLAYERS, "--relay", url, "--board", name],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.feeder = threading.Thread(target=self._feed, args=(stream(film), seconds))
@@ -127,6 +136,8 @@ def test_six_boards_into_one_hall_through_a_broker_and_a_hall_killed_midway(brok
     assert hall.wait(timeout=10) == 0
     assert sorted(p.name for p in out.iterdir()) == sorted(
         f"{name}.{kind}" for name in BOARDS for kind in ("jsonl", "mat"))
+    for board in boards:  # each the filmed match, every action once
+        assert (out / f"{board.name}.mat").read_text() == write_mat(board.film.match, PLAYERS)
     kinds = {r["type"] for b in boards for r in read_journal(b.journal)}
     assert kinds == {"match", "game", "turn", "double", "take", "drop"}
     if GNUBG:  # GNU Backgammon reads in a hall's file the board's match
@@ -139,9 +150,9 @@ def test_a_restarted_board_sends_its_journal_and_a_late_hall_rebuilds_it(broker,
     film = BOARDS["table3"]
     board = tmp_path / "board"
     board.mkdir()
-    run = bgboard("record", "--observations", "-", "--out", str(board / "game.mat"),
-                  "--journal", str(board / "journal.jsonl"), "--players", *PLAYERS,
-                  stdin="".join(stream(film)))  # recorded without the relay: nothing sent
+    run = bgboard("record", "--observations", "-", *side(film, tmp_path / "cal.json"), "--out",
+                  str(board / "game.mat"), "--journal", str(board / "journal.jsonl"),
+                  "--players", *PLAYERS, stdin="".join(stream(film)))  # no relay: none sent
     assert run.returncode == 0, run.stderr
     journal = Journal(board / "journal.jsonl")
     notes = []
@@ -165,9 +176,10 @@ def test_a_restarted_board_sends_its_journal_and_a_late_hall_rebuilds_it(broker,
 
 def test_record_says_what_a_broker_that_is_not_there_did_not_acknowledge(tmp_path):
     url = f"mqtt://u:s3cret@127.0.0.1:{free_port()}/club"
-    run = bgboard("record", "--observations", "-", "--out", str(tmp_path / "x.mat"),
-                  "--journal", str(tmp_path / "x.jsonl"), "--relay", url, "--board", "t1",
-                  "--relay-wait", "0.5", stdin="".join(stream(BOARDS["table1"])))
+    run = bgboard("record", "--observations", "-", *side(BOARDS["table1"], tmp_path / "c.json"),
+                  "--out", str(tmp_path / "x.mat"), "--journal", str(tmp_path / "x.jsonl"),
+                  "--relay", url, "--board", "t1", "--relay-wait", "0.5",
+                  stdin="".join(stream(BOARDS["table1"])))
     journalled = len(read_journal(tmp_path / "x.jsonl"))
     assert run.returncode == 2
     shown = url.replace(":s3cret", "")
@@ -183,12 +195,11 @@ def test_play_resumed_with_the_relay_sends_its_journal_and_a_bad_url_writes_noth
         broker, tmp_path):
     out = tmp_path / "games"
     out.mkdir()
-    run = bgboard("record", "--observations", "-", "--out", str(tmp_path / "game.mat"),
-                  "--journal", str(out / "journal.jsonl"), stdin="".join(stream(
-                      BOARDS["table1"])))  # a board that journalled a game, then stopped
-    assert run.returncode == 0, run.stderr
     cal = tmp_path / "cal.json"
-    cal.write_text(json.dumps(film_calibration(BOARDS["table1"])))
+    run = bgboard("record", "--observations", "-", *side(BOARDS["table1"], cal), "--out",
+                  str(tmp_path / "game.mat"), "--journal", str(out / "journal.jsonl"),
+                  stdin="".join(stream(BOARDS["table1"])))  # journalled a game, then stopped
+    assert run.returncode == 0, run.stderr
     journalled = (out / "journal.jsonl").read_text()
     play = [*BGBOARD, "play", "--camera", "http://127.0.0.1:9/no-camera", "--calibration",
             str(cal), "--out", str(out)]
@@ -223,8 +234,9 @@ def test_a_board_and_the_hall_through_a_tls_broker_with_its_own_ca(tmp_path, mon
     monkeypatch.setenv("BGBOARD_RELAY_CA", str(broker.certificate))
     hall = Hall(parse_url(broker.url()), tmp_path / "hall", note=lambda text: None)
     hall.start()
-    record = ["record", "--observations", "-", "--out", str(tmp_path / "a.mat"), "--journal",
-              str(tmp_path / "a.jsonl"), "--relay", broker.url(), "--board", "t1"]
+    record = ["record", "--observations", "-", *side(BOARDS["table5"], tmp_path / "c.json"),
+              "--out", str(tmp_path / "a.mat"), "--journal", str(tmp_path / "a.jsonl"),
+              "--relay", broker.url(), "--board", "t1"]
     lines = "".join(stream(BOARDS["table5"]))
     try:
         run = bgboard(*record, "--relay-wait", "10", stdin=lines)
@@ -257,7 +269,8 @@ def test_the_acl_refuses_a_board_that_writes_under_another_name(tmp_path):
     hall.start()
     try:
         lines = "".join(stream(BOARDS["table1"]))
-        args = ["record", "--observations", "-", "--players", *PLAYERS, "--relay-wait", "10"]
+        args = ["record", "--observations", "-", *side(BOARDS["table1"], tmp_path / "c.json"),
+                "--players", *PLAYERS, "--relay-wait", "10"]
         honest = bgboard(*args, "--out", str(tmp_path / "a.mat"), "--journal",
                          str(tmp_path / "a.jsonl"), "--relay", broker.url(),
                          "--board", "table1", stdin=lines,
