@@ -332,7 +332,7 @@ class Session:
         weighing = self._weigh(list(ROLLS) if by_roll else None)
         readings = [c for c in (weighing.best, weighing.runner_up) if c is not None]
         chosen = next((c for c in readings if c.kind == "complete" and
-                       self.scales.explains(c)), None)
+                       self.scales.explains(c.board)), None)
         if chosen is None:
             return
         other = next((c.reading for c in readings if c is not chosen), "nothing else")
@@ -452,9 +452,15 @@ class Session:
 
     def _finish_turn(self) -> bool:
         """The opponent acts (doubles): the mover's complete play on the board ends the turn.
-        False when the turn is over but the evidence has not decided it yet."""
-        if self.judge is None or self.view_now is None:
+        False when the turn is over but the evidence has not decided it yet, or when the
+        mover's dice were never read but the frames since the last hand show a place the
+        position the turn began with does not explain (the turn is read from the play once
+        the next dice lie)."""
+        if self.view_now is None:
             return True
+        if self.judge is None:
+            return not (self.game.state.started and self.scales.ready) or \
+                self.scales.explains(board_of(self.game.board), most=0)
         if self._observing and self._pending:
             return self._decide()
         verdict = self.judge.judge(self.view_now.board)

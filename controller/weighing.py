@@ -100,11 +100,11 @@ class Scales:
             return None
         return max(ROLLS, key=lambda roll: evidence.dice_score(roll, self.dice_seen))
 
-    def explains(self, candidate: Candidate) -> bool:
-        """Whether the frames since the last hand leave few places unexplained by the
-        candidate's board (a board no candidate explains is misread, or not this game)."""
-        return evidence.unexplained(evidence.board_places(candidate.board), self.segment,
-                                    self.quirks, UNEXPLAINED) <= MAX_UNEXPLAINED
+    def explains(self, board: evidence.Board, most: int = MAX_UNEXPLAINED) -> bool:
+        """Whether the frames since the last hand leave at most `most` places unexplained by
+        `board` (a board no candidate explains is misread, or not this game)."""
+        return evidence.unexplained(evidence.board_places(board), self.segment, self.quirks,
+                                    UNEXPLAINED) <= most
 
     def weigh(self, start: Position, judge: TurnJudge | None, rolls: list[tuple[int, int]],
               ratio: float, roll_odds: bool = False) -> Weighing:
