@@ -2,7 +2,7 @@
 labels put its corners?
 
     python benchmarks/real_fields.py [--copies] [--list] [--finder classic|net] [--net FILE]
-        [--refiner FILE|none] [--renders N [--walls [--low]] [--trays]] [--starts]
+        [--refiner FILE|none] [--renders N [--walls [--low]] [--trays]] [--starts] [--sure]
 
 Each whole-field photo of benchmarks/data/real_boards.json (its chosen copy; with `--copies`
 also the other copies whose corners the labels carry: turned, sheared or cropped versions)
@@ -14,6 +14,12 @@ of all eight for the classic finder, of the four its bar ends leave for the lear
 `--refiner`); which of those is right is orientation's work, measured apart. Printed: per
 fold and overall, photos found at all, found right, and the median corner error of those
 found, in point widths; `--list` gives each photo's error.
+
+`--sure` measures `corners_sure` (controller.corners_sure) as `bgboard read` gives it with no
+calibration: per photo the corners' error, the second look, whether the start position is
+read and whether they are said sure; per fold, photos said sure and sure but more than a third
+of a point off, each fold doubted with `AGREE` chosen on the other four (`--renders N`: the
+renders too, with the installed `AGREE`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import cv2
 import numpy as np
 
 from bgboard.calibration.file import CORNERS
+from bgboard.controller.corners_sure import AGREE, SHARE, evidence
+from bgboard.controller.photo import read_photo
 from bgboard.vision import field_finder
 from bgboard.vision.corners import START, find_field, labellings
 
@@ -84,24 +92,91 @@ def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = 
     ever trained on them); with `walls`, each board a box whose walls show (`low`: seen from a
     camera low beside it), with `trays` bear-off trays of every kind beside the field (as
     `train_field_corners.py render --walls --low --trays` draws them)."""
+    results = []
+    for family, image, entry in held_out_renders(frames, walls, trays, low):
+        found = namings(image, finder, twin(net, 0), twin(refiner, 0))
+        results.append({"name": entry["name"], "fold": family,
+                        "error": None if found is None else corner_error(found, entry)})
+    return results
+
+
+def held_out_renders(frames: int, walls: bool = False, trays: bool = False, low: bool = False):
+    """Each render of `measure_renders` as its family, its image and its label (an entry of
+    the name, corners, image size and geometry)."""
     from train_field_corners import boxed, trayed  # beside this script
 
     from bgboard.vision.looks import HELD_OUT, family_scene
     from bgboard.vision.synth import render
 
-    results = []
     for i in range(frames):
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i
         scene = family_scene(seed, family)
         scene = trayed(scene, seed) if trays else scene
         shot = render(boxed(scene, seed, low) if walls else scene, seed)
-        found = namings(shot.image, finder, twin(net, 0), twin(refiner, 0))
-        entry = {"name": str(seed), "corners_px": shot.calibration["corners_px"],
-                 "image_size": shot.calibration["image_size"],
-                 "geometry": shot.calibration["geometry"]}
-        results.append({"name": str(seed), "fold": family,
-                        "error": None if found is None else corner_error(found, entry)})
-    return results
+        yield family, shot.image, {"name": str(seed), **{
+            k: shot.calibration[k] for k in ("corners_px", "image_size", "geometry")}}
+
+
+def sure(image: np.ndarray, entry: dict) -> dict:
+    """The corners `bgboard read` finds in a photo by itself: their error (in the naming that
+    fits best; None: no field found) and the evidence `corners_sure` weighs."""
+    try:
+        found = read_photo(image)
+    except ValueError:
+        return {"error": None, "evidence": None}
+    return {"error": corner_error([r["corners_px"] for r in found.readings], entry),
+            "evidence": evidence(image, found)}
+
+
+def measure_sure(entries: list[dict]) -> list[dict]:
+    """`sure` on each labelled photo."""
+    return [{"name": e["name"], "copy": e["copy"], "fold": e["fold"],
+             **sure(cv2.imread(str(PHOTOS / "images" / e["copy"])), e)} for e in entries]
+
+
+def agree_without(results: list[dict], fold=None) -> float:
+    """`AGREE` chosen on the photos of the folds but `fold` (None: all) as the installed one
+    was: SHARE of the least second look of a photo found more than a third of a point off
+    whose reading is not the start position (infinite where there is none)."""
+    looks = [r["evidence"].second_look for r in results
+             if r["fold"] != fold and r["evidence"] and r["error"] > RIGHT
+             and not r["evidence"].start]
+    return SHARE * min(looks, default=float("inf"))
+
+
+def sure_row(label: str, results: list[dict], agree: float) -> str:
+    said = [r for r in results if r["evidence"] and r["evidence"].sure(agree)]
+    wrong = sum(r["error"] > RIGHT for r in said)
+    right = sum(r["error"] is not None and r["error"] <= RIGHT for r in results)
+    return (f"| {label} | {len(results)} | {agree:.3f} | {len(said)} | {wrong} | {right} |")
+
+
+def report_sure(title: str, results: list[dict], agrees: dict) -> None:
+    """The table of `corners_sure` by fold, each fold doubted with its own `AGREE`, and every
+    photo's corner error and evidence."""
+    print(f"## {title}\n")
+    print("| fold | photos | AGREE (point widths) | said sure | sure but more than 1/3 point "
+          "off | corners within 1/3 point |")
+    print("|---|---|---|---|---|---|")
+    folds = sorted({r["fold"] for r in results})
+    for fold in folds:
+        print(sure_row(str(fold), [r for r in results if r["fold"] == fold], agrees[fold]))
+    said = sum(bool(r["evidence"]) and r["evidence"].sure(agrees[r["fold"]]) for r in results)
+    wrong = sum(bool(r["evidence"]) and r["evidence"].sure(agrees[r["fold"]])
+                and r["error"] > RIGHT for r in results)
+    right = sum(r["error"] is not None and r["error"] <= RIGHT for r in results)
+    print(f"| all | {len(results)} | - | {said} | {wrong} | {right} |")
+    print("\n| photo | fold | corner error (points) | second look (points) | start position | "
+          "sure |\n|---|---|---|---|---|---|")
+    for r in results:
+        seen = r["evidence"]
+        if seen is None:
+            print(f"| {r.get('copy', r['name'])} | {r['fold']} | not found | - | - | no |")
+            continue
+        print(f"| {r.get('copy', r['name'])} | {r['fold']} | {r['error']:.2f} | "
+              f"{seen.second_look:.3f} | "
+              f"{'yes' if seen.start else 'no'} | "
+              f"{'yes' if seen.sure(agrees[r['fold']]) else 'no'} |")
 
 
 def calibrate_starts(entries: list[dict]) -> list[dict]:
@@ -158,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --walls: those boxes seen from a camera low beside them")
     parser.add_argument("--trays", action="store_true",
                         help="those renders with bear-off trays of every kind beside the field")
+    parser.add_argument("--sure", action="store_true",
+                        help="also corners_sure as bgboard read gives it, cross-validated by "
+                             "fold (with --renders: on the renders too)")
     parser.add_argument("--finder", choices=("classic", "net"), default="classic",
                         help="the classic finder (quadrilaterals on colour edges; default) or "
                              "the learned one (vision.field_finder)")
@@ -196,6 +274,18 @@ def main(argv: list[str] | None = None) -> int:
                f"{' with trays' if args.trays else ''}",
                measure_renders(args.renders, args.finder, args.net, refiner, args.walls,
                                args.trays, args.low))
+    if args.sure:
+        print()
+        found = measure_sure(entries)
+        report_sure("corners_sure on the real photos, each fold's AGREE chosen on the other "
+                    "four", found, {f: agree_without(found, f) for f in range(5)})
+        if args.renders:
+            print()
+            shots = [{**sure(image, entry), "name": entry["name"], "fold": family}
+                     for family, image, entry in held_out_renders(
+                         args.renders, args.walls, args.trays, args.low)]
+            report_sure(f"corners_sure on {args.renders} renders of the held-out looks, the "
+                        f"installed AGREE", shots, {r["fold"]: AGREE for r in shots})
     if args.list:
         print("\n| photo | fold | corner error (points) |\n|---|---|---|")
         for r in results:

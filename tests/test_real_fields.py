@@ -121,3 +121,19 @@ def test_low_box_renders_are_the_same_boards_with_tall_walls_and_standing_checke
     # 0.453, 0.728, 0.186 and 0.396 seen from low with the checkers drawn flat
     assert [r["error"] for r in results] == pytest.approx([1.150, 0.977, 0.193, 0.634],
                                                           abs=0.001)
+
+
+def test_agree_is_half_the_least_second_look_of_a_wrong_photo_the_start_does_not_vouch_for():
+    from bgboard.controller.corners_sure import Evidence
+
+    def photo(fold, error, look, start=False):
+        return {"fold": fold, "error": error, "evidence": Evidence(look, start, True)}
+
+    results = [photo(0, 0.5, 0.2), photo(1, 0.4, 0.1), photo(1, 0.9, 0.05, start=True),
+               photo(2, 0.1, 0.01), {"fold": 2, "error": None, "evidence": None}]
+    assert real_fields.agree_without(results) == pytest.approx(0.05)
+    assert real_fields.agree_without(results, 1) == pytest.approx(0.1)
+    assert real_fields.agree_without(results, 0) == pytest.approx(0.05)
+    # fold 1 doubted with AGREE 0.1: its start photo is sure though 0.9 points off
+    assert real_fields.sure_row("1", results[1:3], 0.1) == "| 1 | 2 | 0.100 | 2 | 2 | 0 |"
+    assert real_fields.sure_row("2", results[3:], 0.05) == "| 2 | 2 | 0.050 | 1 | 0 | 1 |"

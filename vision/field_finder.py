@@ -158,6 +158,21 @@ def find(image: np.ndarray, model: Path = MODEL, refiner: Path | None = REFINER
     return refine(image, field, refiner) if refiner and refiner.is_file() else field
 
 
+def second_look(image: np.ndarray, named: dict) -> float:
+    """How far the corners `named` (p1 p12 p13 p24, image pixels) lie from those found again
+    in the photo's mirror image (by `find`, mirrored back; each corner to the nearest found),
+    at the farthest, in point widths of the field (infinite when none is found there). The
+    nets see other pixels at each corner in the mirror, so a corner the photo shows is found
+    in the same place again, and one they guess at (hidden by a wall or checkers) moves."""
+    field = find(cv2.flip(image, 1))
+    if field is None:
+        return float("inf")
+    back = field.corners * [-1, 1] + [image.shape[1] - 1, 0]
+    p1, p12, p13, p24 = (np.asarray(named[k], float) for k in CORNERS)
+    point = (np.linalg.norm(p12 - p1) + np.linalg.norm(p13 - p24)) / 2 * POINT
+    return float(max(np.linalg.norm(back - c, axis=1).min() for c in (p1, p12, p13, p24)) / point)
+
+
 def corner_view(named: dict, corner: str) -> np.ndarray:
     """For a field named by `named` (image pixels of p1 p12 p13 p24), the homography from a
     corner's refiner patch to image pixels. The patch is REACH point widths either side of

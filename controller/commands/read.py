@@ -2,7 +2,8 @@
 
 Without `--calibration` the field is found in each photo and its corners named from the
 position or the user's word (controller.photo); the Observation then carries `corners_px`,
-and `other_readings` when the naming is not certain. A legal reading gets its `xgid` and
+`corners_sure` (controller.corners_sure; when false, `read` says so on stderr) and
+`other_readings` when the naming is not certain. A legal reading gets its `xgid` and
 `position_id` with `--on-roll` to play. With several images, each JSON line gets an added
 "image"; an unreadable image is reported in its own line and makes the exit code 2 once all
 the others are read."""
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ...engine.board import START_POINTS
+from ..corners_sure import evidence
 from ..photo import HOMES, WHITES, PhotoReading, position_ids, put_on_bar, read_photo
 from . import example
 
@@ -141,10 +143,21 @@ def observe(image, reader, args) -> dict:
     found: PhotoReading = read_photo(image, args.checkers, args.home, args.white,
                                      cube=args.find_cube)
     best, *others = (with_ids(r, args) for r in found.readings)
+    best = with_sure(best, evidence(image, found).sure())
     keys = ("points", "bar", "off", "corners_px", "cube", "xgid", "position_id")
     return {**best, "orientation": found.told_by,
             **({"other_readings": [{k: r[k] for k in keys if k in r} for r in others]}
                if others else {})}
+
+
+def with_sure(obs: dict, sure: bool) -> dict:
+    """The reading with `corners_sure` put right after its `corners_px`."""
+    out = {}
+    for key, value in obs.items():
+        out[key] = value
+        if key == "corners_px":
+            out["corners_sure"] = sure
+    return out
 
 
 def notes(path: Path, obs: dict, args) -> list[str]:
@@ -200,6 +213,10 @@ def run(args) -> int:
             print(json.dumps({"image": str(path), **obs} if batch else obs), flush=True)
         else:
             print(f"{path}:\n{text(obs)}" if batch else text(obs), flush=True)
+        if obs.get("corners_sure") is False:
+            print(f"bgboard read: {path}: the field's corners found may be more than a third "
+                  "of a point off, and the position read wrong: check them (bgboard calibrate "
+                  "--web or --corners)", file=sys.stderr)
         for note in notes(path, obs, args) if "xgid" in obs else ():
             print(note, file=sys.stderr)
     if status:
