@@ -137,3 +137,16 @@ def test_agree_is_half_the_least_second_look_of_a_wrong_photo_the_start_does_not
     # fold 1 doubted with AGREE 0.1: its start photo is sure though 0.9 points off
     assert real_fields.sure_row("1", results[1:3], 0.1) == "| 1 | 2 | 0.100 | 2 | 2 | 0 |"
     assert real_fields.sure_row("2", results[3:], 0.05) == "| 2 | 2 | 0.050 | 1 | 0 | 1 |"
+
+
+def test_sure_weighs_the_corners_bgboard_read_finds_in_a_render():
+    from bgboard.controller.corners_sure import Evidence
+
+    results = [(entry["name"], real_fields.sure(image, entry))
+               for _, image, entry in real_fields.held_out_renders(2)]
+    assert [name for name, _ in results] == ["700000", "700001"]
+    assert [r["error"] for _, r in results] == pytest.approx([0.046, 0.058], abs=0.001)
+    assert [r["evidence"] for _, r in results] == [
+        Evidence(pytest.approx(0.0326, abs=1e-4), False, True),
+        Evidence(pytest.approx(0.0214, abs=1e-4), False, True)]
+    assert all(r["evidence"].sure() for _, r in results)
