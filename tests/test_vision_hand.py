@@ -140,6 +140,26 @@ def test_after_stuck_still_frames_with_a_hand_what_they_show_is_the_board(monkey
         False, True, True, True, False, True]
 
 
+def lamp_on(image):
+    """The picture with a lamp switched on: a third brighter, more so towards one side."""
+    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
+    return np.clip(image * ramp, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("learned", [False, True])
+def test_a_lamp_switched_on_is_no_hand_and_arms_are_still_seen_after_it(learned):
+    """Against the last frame seen clear, a lamp switched on changed every side of the band:
+    without `relit` every later frame was a hand, and a recording stalled for the evening."""
+    look = random_look(np.random.default_rng(3))  # film 3's board, whose recording stalled
+    arm = render(Scene(START_POINTS, hand=True, look=look), 3).image
+    clear = render(Scene(START_POINTS, look=look), 3).image
+    cal = learned_from_start(look, 3) if learned else from_dict(render(Scene(START_POINTS,
+                                                                          look=look)).calibration)
+    lit, lit_arm = lamp_on(clear), lamp_on(arm)
+    assert _film(cal, [clear, arm, clear, lit, lit, lit_arm, lit, lit_arm, lit]) == [
+        False, True, False, False, False, True, False, True, False]
+
+
 def test_the_hand_net_judges_frames_of_a_look_it_never_saw_alone():
     """A photo read on its own has no frame before it: the hand net alone says whether an arm
     is over the field (marble is held out of its training)."""

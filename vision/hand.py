@@ -36,6 +36,8 @@ PATCH = 0.01  # share of the field a patch unlike the bare board covers at least
 WIDE = 2.5  # checker radii: a checker-coloured patch holding a disc this wide is no checker
 SETTLE = 5  # still frames with a hand, none seen clear yet, before one is taken as the board
 STUCK = 150  # still frames with a hand after one was seen clear, before the same
+RELIT = 25.0  # 8-bit L every side of the band moves by when a lamp is switched on or off (a
+# camera's exposure wavering 10% moves it less)
 
 
 def net_view(half: np.ndarray) -> np.ndarray:
@@ -139,6 +141,15 @@ def band_changed(band: list[np.ndarray], before: list[np.ndarray]) -> bool:
         if _crossed(trend_flags(change) | _far(chroma)):
             return True
     return False
+
+
+def relit(band: list[np.ndarray], before: list[np.ndarray]) -> bool:
+    """The room's light changed since the frame `before`: every side of the frame band is
+    lighter (or every side darker) by RELIT or more. An arm crosses one or two sides, never
+    all four."""
+    moved = [float(np.median(prof[:, 0] - ref[:, 0])) for prof, ref in zip(band, before,
+                                                                            strict=True)]
+    return min(moved) >= RELIT or max(moved) <= -RELIT
 
 
 def bare_board(view, scale: float) -> np.ndarray:
@@ -251,7 +262,8 @@ class HandFinder:
     with a hand after a run of frames with a hand that stood still (the band as in the frame
     before): SETTLE of them while no frame was seen clear (a real board's band judged alone),
     STUCK after (something laid on the frame and left there). A moving hand never stands
-    still that long."""
+    still that long. When the room's light changes (`relit`), frames are judged alone again
+    until one is seen clear."""
 
     def __init__(self, view, colours: dict | None = None, scale: float = 0.5,
                  net: Path | None = NET_MODEL):
@@ -269,6 +281,8 @@ class HandFinder:
         from frame to frame more than an arm does."""
         lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
         band = side_profiles(lab, self.m)
+        if self.clear is not None and relit(band, self.clear[0]):
+            self.clear = None  # the room's light changed: judged alone again, as at the start
         if self.clear is None:
             found = seen_alone(half, self.net) if self.net else self.band_alone(even, cls)
             doubt = found or (self.net is not None and self.band_alone(even, cls))

@@ -35,6 +35,7 @@ from .read import Reader, check_image
 WIDTH = 640  # frames are watched at this width
 MOVED = 0.25  # corners that moved this share of a point's width or more: the field moved
 BAND = 0.15  # the board around the field, as a share of the field's size, has features too
+FEATURES = 150  # corner features followed from the reference
 LEAST = 25  # the fewest features that agree on a homography for the field to count as found
 AGREE = 0.2  # the share of the reference's features that must agree on it
 RENEW = 0.6  # the reference is renewed when fewer than this share of its features agree
@@ -169,7 +170,7 @@ class FieldWatch:
     def _reference(self, grey: np.ndarray, corners: np.ndarray) -> Reference:
         """A reference frame with the field at `corners`: its features on the board."""
         mask = _within(grey.shape, corners, 1 + 2 * BAND)
-        return Reference(grey, corners, mask, cv2.goodFeaturesToTrack(grey, 300, 0.01, 8,
+        return Reference(grey, corners, mask, cv2.goodFeaturesToTrack(grey, FEATURES, 0.01, 8,
                                                                       mask=mask))
 
     def _match_score(self, grey: np.ndarray, h: np.ndarray) -> float:
@@ -229,8 +230,7 @@ def _within(shape: tuple, corners: np.ndarray, scale: float) -> np.ndarray:
 def levelled(grey: np.ndarray) -> np.ndarray:
     """The grey picture with the light levelled (each pixel over its neighbourhood's mean), so
     that a lamp switched on or a cloud leaves the features where they were."""
-    mean = cv2.blur(grey, (LEVEL, LEVEL)).astype(np.float32) + 8.0
-    return np.clip(grey.astype(np.float32) / mean * 96.0, 0, 255).astype(np.uint8)
+    return cv2.divide(grey, cv2.add(cv2.blur(grey, (LEVEL, LEVEL)), 8), scale=96)
 
 
 def edges(grey: np.ndarray) -> np.ndarray:
