@@ -34,6 +34,8 @@ from .reconciler import ROLLS, TurnJudge, Verdict, board_of, mismatch, rolls_rea
 from .stabilizer import StableView
 from .weighing import RATIO, Candidate, Scales, Weighing
 
+DOUBTS = 4  # the likeliest other plays of a settled turn the next turn is weighed from
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -80,6 +82,8 @@ class Session:
         self._stale = False  # ... and may have moved since: only the confirm button decides
         self._unsure: Weighing | None = None  # said to be unsure: confirm records its best
         self._waiting: list[str] = []  # buttons pressed while the turn was being decided
+        self._doubt: tuple[list[Candidate], object] | None = None  # the other likely plays
+        # of the turn just settled, and its action: the next turn may show one was played
         if not match.games:
             match.new_game()
 
@@ -324,22 +328,29 @@ class Session:
     def _settle(self) -> None:
         """The turn over and still undecided when the game moves on: record the likelier
         complete reading on the frames weighed so far, and say so with the other reading.
-        A board that no complete reading explains (misread, or not this game) is not."""
+        The reading must explain those frames (at most two places read otherwise), or
+        be the best by the ratio asked for: a board no complete reading explains (misread
+        beyond that, or not this game) is not settled."""
         if self._stale or not (self._pending and self.scales.ready):
             return
         game = self.game
         by_roll = game.dice is None  # the dice were never read: every roll is weighed
         weighing = self._weigh(list(ROLLS) if by_roll else None)
         readings = [c for c in (weighing.best, weighing.runner_up) if c is not None]
-        chosen = next((c for c in readings if c.kind == "complete" and
-                       self.scales.explains(c.board)), None)
+        decisive = weighing.log_ratio >= math.log(self.settings.ratio)
+        chosen = next((c for c in readings if c.kind == "complete" and (
+            self.scales.explains(c.board) or (c is weighing.best and decisive))), None)
         if chosen is None:
             return
         other = next((c.reading for c in readings if c is not chosen), "nothing else")
         turn = sum(1 for a in game.record if a.kind == "move") + 1
         self.bus.emit("settled", f"turn {turn}: recorded {chosen.reading}, likelier than "
                       f"{other}; check it", turn=turn, readings=[chosen.reading, other])
+        alts = [c for c in self.scales.likeliest(chosen.roll, DOUBTS + 1)
+                if c.board != chosen.board][:DOUBTS]
         self._record(chosen, inferred=by_roll)
+        if alts and chosen.play is not None:
+            self._doubt = (alts, game.record[-1])
         self._go_on()
 
     def _say_unsure(self, weighing: Weighing) -> None:
@@ -363,6 +374,7 @@ class Session:
         game = self.game
         if candidate.kind != "complete":
             return
+        candidate = self._revisit(candidate)
         if candidate.roll != game.dice:
             if game.dice is not None:
                 game.undo()  # the dice read first were not the dice the whole turn shows
@@ -376,6 +388,44 @@ class Session:
         waiting, self._waiting = self._waiting, []
         for name in waiting:
             self.press(name)
+
+    def _revisit(self, candidate: Candidate) -> Candidate:
+        """The turn before this one was settled in doubt: when this turn's frames fit a play of
+        the same roll from another likely play's position better by the ratio asked for, that
+        play was the one played. It is recorded instead (the settled turn taken back, the
+        take-back journalled) and said, and this turn's best from there is returned."""
+        doubt, self._doubt = self._doubt, None
+        game = self.game
+        if doubt is None or not game.record or game.record[-1] != doubt[1]:
+            return candidate
+        fits = []
+        for alt in doubt[0]:
+            self.scales.new_turn()  # the candidates weighed last started elsewhere
+            other = self.scales.weigh(alt.play.position, None, [candidate.roll],
+                                      self.settings.ratio).best
+            if other.kind == "complete":
+                fits.append((self.scales.fit(other.board), alt, other))
+        best = max(fits, key=lambda f: f[0], default=None)
+        if best is None or best[0] - self.scales.fit(candidate.board) < \
+                math.log(self.settings.ratio):
+            return candidate
+        _, alt, other = best
+        settled, rolled = game.record[-1], game.dice
+        if rolled is not None:
+            game.undo()  # this turn's roll, rolled again below
+        game.undo()  # the settled play: its roll stays
+        self._log({"type": "undo"})
+        game.move(alt.play)
+        self._log({"type": "turn", "color": settled.color.key, "dice": list(settled.dice),
+                   "move": alt.play.move})
+        turn = sum(1 for a in game.record if a.kind == "move")
+        was = f"{alt.roll[0]}{alt.roll[1]}: {settled.play.move}"
+        self.bus.emit("settled", f"turn {turn}: the next turn shows {alt.reading}, not {was}; "
+                      "recorded again", turn=turn, readings=[alt.reading, was])
+        if rolled is not None:
+            game.roll(*rolled)
+        self.judge = TurnJudge(game.board, game.dice) if game.dice is not None else None
+        return other
 
     def _go_on(self) -> None:
         """After a turn decided late: the next roll may already lie on the board."""
@@ -453,13 +503,14 @@ class Session:
     def _finish_turn(self) -> bool:
         """The opponent acts (doubles): the mover's complete play on the board ends the turn.
         False when the turn is over but the evidence has not decided it yet, or when the
-        mover's dice were never read but the frames since the last hand show a place the
-        position the turn began with does not explain (the turn is read from the play once
-        the next dice lie)."""
+        mover's dice were never read but a hand has been over the board since the last turn
+        was recorded and the frames since show a place the position the turn began with does
+        not explain (the turn is read from the play once the next dice lie)."""
         if self.view_now is None:
             return True
         if self.judge is None:
-            return not (self.game.state.started and self.scales.ready) or \
+            return not (self.game.state.started and self.scales.ready and
+                        self.scales.touched) or \
                 self.scales.explains(board_of(self.game.board), most=0)
         if self._observing and self._pending:
             return self._decide()

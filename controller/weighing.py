@@ -72,6 +72,7 @@ class Scales:
         self.quirks = evidence.Quirks()  # this board's misreads (a new calibration: a new session)
         self.segment: list[dict] = []  # hand-free frames since the last hand (latest SEGMENT)
         self.dice_seen: list[tuple[int, ...]] = []  # the mover's dice, frame by frame
+        self.touched = False  # a hand was over the board since the last turn was recorded
         self._candidates: dict[tuple[int, int], tuple[list[Candidate], np.ndarray]] = {}
 
     @property
@@ -82,6 +83,7 @@ class Scales:
     def frame(self, obs: dict) -> None:
         """A frame: a hand starts a new segment, any other frame joins it."""
         self.segment = [] if obs.get("hand") else [*self.segment[1 - SEGMENT:], obs]
+        self.touched |= bool(obs.get("hand"))
 
     def new_turn(self) -> None:
         """A new roll to weigh (or the same again after a take-back)."""
@@ -92,6 +94,7 @@ class Scales:
         if self.ready:
             self.quirks.learn(board, self.segment)
         self.dice_seen = []
+        self.touched = False
         self._candidates = {}
 
     def likely_roll(self) -> tuple[int, int] | None:
@@ -99,6 +102,19 @@ class Scales:
         if not self.dice_seen:
             return None
         return max(ROLLS, key=lambda roll: evidence.dice_score(roll, self.dice_seen))
+
+    def likeliest(self, roll: tuple[int, int], n: int) -> list[Candidate]:
+        """The `n` complete plays of `roll` weighed last that the frames since the last hand
+        fit best, best first."""
+        candidates, boards = self._candidates.get(roll, ([], np.zeros((0, 26))))
+        fits = evidence.frame_scores(boards, self.segment, self.quirks) if candidates else []
+        order = sorted(range(len(candidates)), key=lambda i: -fits[i])
+        return [candidates[i] for i in order if candidates[i].play is not None][:n]
+
+    def fit(self, board: evidence.Board) -> float:
+        """Log-likelihood of the frames since the last hand under `board`."""
+        return float(evidence.frame_scores(evidence.board_places(board)[None], self.segment,
+                                           self.quirks)[0])
 
     def explains(self, board: evidence.Board, most: int = MAX_UNEXPLAINED) -> bool:
         """Whether the frames since the last hand leave at most `most` places unexplained by

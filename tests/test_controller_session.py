@@ -228,6 +228,7 @@ def test_dice_not_read_are_read_from_a_play_only_one_roll_makes(seen, tmp_path):
 def test_a_double_pressed_before_a_turn_whose_dice_were_not_read_waits_for_that_turn():
     after = board({1: 1, 11: -1}, board({8: -1, 5: 2, 6: -1}))  # Black 24/14: only a 64
     frames = black_turn_then_white_rolls((), after)  # Black's dice never seen
+    frames[19] = {**frames[19], "hand": True}  # Black's hand moving the checker
     result = record(frames, lambda o: o, calibration=CAL, buttons={26: "double", 28: "take"})
     assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5"),
                                       (BLACK, "move", (6, 4), "24/14"),

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from bgboard.controller import evidence
 from bgboard.controller.events import Event, EventBus
-from bgboard.controller.journal import read_journal
+from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.live import LiveState
 from bgboard.controller.recorder import follow
 from bgboard.controller.script import film_match
@@ -197,6 +197,35 @@ def test_two_readings_that_stay_close_are_said_and_recorded_only_when_the_record
     assert settled[0].text == "turn 1: recorded 31: 24/21 6/5, likelier than 31: 8/5 6/5; " \
                               "check it"
     assert [(a.dice, a.play.move) for a in match.games[0].record] == [((3, 1), "24/21 6/5")]
+
+
+def test_a_settled_turn_the_next_turn_shows_wrong_is_recorded_again(tmp_path):
+    """Nobody answers the HALFWAY doubt: when Black reaches for the board the likelier reading
+    (24/21 6/5) is recorded; Black's turn then shows White's checkers where 8/5 6/5 left them,
+    so that play is recorded instead, the take-back journalled."""
+    played = board({8: -1, 6: -1, 5: 2})  # what White played: 8/5 6/5
+    black = list(played)
+    black[0], black[10] = black[0] + 1, black[10] - 1  # Black 64: 24/14 (White's 1 to 11)
+    hand = {**frame_of(played), "hand": True}
+    black_dice, white_dice = ((6, 0.7), (4, 0.8)), ((2, 0.2), (1, 0.3))
+    frames = [*halfway_frames(), *[frame_of(HALFWAY, black_dice)] * 6, hand,
+              *[frame_of(black, black_dice)] * 6, hand, *[frame_of(black)] * 6,
+              *[frame_of(black, white_dice)] * 6, hand, *[frame_of(black, white_dice)] * 4]
+    bus, match = EventBus(), Match()
+    journal = Journal(tmp_path / "game.jsonl")
+    journal.append({"type": "match", "length": 0, "players": ["A", "B"], "version": 1})
+    follow(((i / 10, f) for i, f in enumerate(frames)), Settings(white_right_high=False),
+           match=match, bus=bus, journal=journal)
+    journal.close()
+    moves = [(a.color.key, a.dice, a.play.move) for a in match.games[0].record]
+    assert moves == [("white", (3, 1), "8/5 6/5"), ("black", (6, 4), "24/14")]
+    assert [e.text for e in bus.history if e.kind == "settled"] == [
+        "turn 1: recorded 31: 24/21 6/5, likelier than 31: 8/5 6/5; check it",
+        "turn 1: the next turn shows 31: 8/5 6/5, not 31: 24/21 6/5; recorded again"]
+    records = read_journal(tmp_path / "game.jsonl")
+    assert [(r["type"], r.get("move")) for r in records[1:]] == [
+        ("turn", "24/21 6/5"), ("undo", None), ("turn", "8/5 6/5"), ("turn", "24/14")]
+    assert rebuild(records)[0].games[0].record == match.games[0].record
 
 
 def test_confirm_records_the_first_reading():
