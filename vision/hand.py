@@ -23,6 +23,7 @@ import numpy as np
 
 from .checkers import DARK, LIGHT, cells, shade_distance
 from .dice import MODELS, net_input
+from .lighting import OFFSET
 
 NET_MODEL = MODELS / "hands.onnx"
 NET_SIZE = (96, 80)  # the hand net's view of the half-size field and its band (w, h), pixels
@@ -36,8 +37,9 @@ PATCH = 0.01  # share of the field a patch unlike the bare board covers at least
 WIDE = 2.5  # checker radii: a checker-coloured patch holding a disc this wide is no checker
 SETTLE = 5  # still frames with a hand, none seen clear yet, before one is taken as the board
 STUCK = 150  # still frames with a hand after one was seen clear, before the same
-RELIT = 25.0  # 8-bit L every side of the band moves by when a lamp is switched on or off (a
-# camera's exposure wavering 10% moves it less)
+RELIT = 1.13  # how much lighter (or darker) every side of the band is when a lamp is switched
+# on or off, in L + lighting.OFFSET (which scales with the light): the fault films' lamp moves
+# a dark band 1.14-1.23; a camera's exposure wavering 10% (the real-hands films) about 1.1
 
 
 def net_view(half: np.ndarray) -> np.ndarray:
@@ -145,11 +147,11 @@ def band_changed(band: list[np.ndarray], before: list[np.ndarray]) -> bool:
 
 def relit(band: list[np.ndarray], before: list[np.ndarray]) -> bool:
     """The room's light changed since the frame `before`: every side of the frame band is
-    lighter (or every side darker) by RELIT or more. An arm crosses one or two sides, never
-    all four."""
-    moved = [float(np.median(prof[:, 0] - ref[:, 0])) for prof, ref in zip(band, before,
-                                                                            strict=True)]
-    return min(moved) >= RELIT or max(moved) <= -RELIT
+    lighter (or every side darker) by a factor of RELIT or more. An arm crosses one or two
+    sides, never all four."""
+    moved = [float(np.median(np.log((prof[:, 0] + OFFSET) / (ref[:, 0] + OFFSET))))
+             for prof, ref in zip(band, before, strict=True)]
+    return min(moved) >= np.log(RELIT) or max(moved) <= -np.log(RELIT)
 
 
 def bare_board(view, scale: float) -> np.ndarray:
