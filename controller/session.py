@@ -51,6 +51,11 @@ class Settings:
     ratio: float = RATIO  # how much likelier the best reading must be than the runner-up
 
 
+def _dice_key(v: StableView) -> tuple:
+    """The dice lying in a view: values, leaning and where, as the stabiliser votes them."""
+    return tuple(sorted((d.value, d.cocked, d.x > 0.5) for d in v.dice))
+
+
 def _frame_of(v: StableView) -> dict:
     """A stable view as one Observation."""
     return {"points": list(v.points), "bar": {"white": v.bar_white, "black": v.bar_black},
@@ -72,7 +77,7 @@ class Session:
         self.view_now: StableView | None = None
         self._problem: tuple | None = None  # (verdict key, since t, announced)
         self._complete_since: float | None = None
-        self._wait_clear = False  # dice must leave the board before they count again
+        self._wait_clear: tuple = ()  # dice that must leave the board before dice count again
         self._last_verdict: Verdict | None = None
         self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
         self.scales = Scales()  # the evidence; a new calibration starts a new session
@@ -111,7 +116,8 @@ class Session:
         if 0 < len(dice) <= 2 and sides == {game.turn}:  # a cocked die's value counts too
             self.scales.dice_seen.append(tuple(d["value"] for d in dice))
         self._opponent_rolled |= self._pending and len(dice) == 2 and sides == {game.turn.other}
-        if self._pending and self.judge is not None and self._decide():
+        if self._pending and (self._decide() if self.judge is not None else
+                              self._read_by_weighing()):
             self._go_on()
 
     def view(self, v: StableView) -> None:
@@ -120,9 +126,9 @@ class Session:
         if not self._observing:  # the view stands for the frames it was voted from
             self.scales.segment = [_frame_of(v)] * evidence.LOOK
         if self._wait_clear:
-            self._wait_clear = bool(v.dice)
-            if self._wait_clear:
-                return
+            if v.dice and _dice_key(v) == self._wait_clear:
+                return  # the dice to roll again still lie there
+            self._wait_clear = ()  # picked up, or other dice thrown (a die misread as cocked)
         game = self.game
         if game.result is not None:
             self._await_new_game(v)
@@ -209,6 +215,9 @@ class Session:
         if (self._read_from_play(v) and game.result) or self._unsure is not None:
             return  # the game is over, or the last turn waits for the players to decide
         expected = board_of(game.board)
+        if self._pending and v.board != expected:
+            return  # a turn whose dice were not read: weighed frame by frame (`observe`)
+        self._pending = self._opponent_rolled = False  # nothing moved: these dice are a roll
         if v.dice and game.state.started and all(self._half_owner(d) is game.turn
                                                  for d in v.dice):
             self._seen = tuple(d.value for d in v.dice)
@@ -242,14 +251,14 @@ class Session:
         white, black = (a.value, b.value) if owners[0] is WHITE else (b.value, a.value)
         if self.game.opening(white, black) is None:
             self.bus.emit("opening_tie", f"both rolled {white}: roll again", value=white)
-            self._wait_clear = True
+            self._wait_clear = _dice_key(v)
             return None
         self._dice_read()
         return None
 
     def _roll_again(self, reason: str) -> None:
         self.bus.emit("roll_again", f"roll again: {reason}", reason=reason)
-        self._wait_clear = True
+        self._wait_clear = _dice_key(self.view_now)
 
     def _dice_read(self) -> None:
         game = self.game
