@@ -500,8 +500,8 @@ def main() -> None:
     cv2.setNumThreads(1)
     cache = args.cache or CACHE / args.checkers
     films = {name: film(name) for name in args.films}
-    runs = [(frames, "none") for frames in args.frames if frames != "none"]
-    runs += [("none", kind) for kind in args.kinds] if "none" in args.frames else []
+    runs = [("none", kind) for kind in args.kinds] if "none" in args.frames else []
+    runs += [(frames, "none") for frames in args.frames if frames != "none"]
     print(f"ratio {args.ratio:g}{', nobody answers' if args.nobody else ''}")
     print(f"{'frames':<6} {'fault':<8} {'film':<7} {'actions':>7} {'right':>6} {'unsure':>6} "
           f"{'wrong':>6} {'missing':>7} {'to last':>7} {'moved':>5} {'bump':>5} "

@@ -159,9 +159,12 @@ class Session:
                 self._commit(verdict.play)
 
     def finish(self) -> None:
-        """The recording ends: a turn still in doubt is recorded as its likelier reading."""
-        if self._pending:
-            self._settle()
+        """The recording ends: the turn on the board is over, its dice picked up or not (the
+        game's last turn has no next roll to wait for), and is recorded as its likelier
+        complete reading on the last frames, and said."""
+        if self._pending or self.judge is not None:
+            over, self._pending, self._stale = self._pending, True, False
+            self._settle(over)
 
     @property
     def unsure(self) -> bool:
@@ -334,12 +337,13 @@ class Session:
             rolls = [game.dice] + ([likely] if likely not in (None, game.dice) else [])
         return self.scales.weigh(game.board, self.judge, rolls, self.settings.ratio, roll_odds)
 
-    def _settle(self) -> None:
+    def _settle(self, over: bool = True) -> None:
         """The turn over and still undecided when the game moves on: record the likelier
         complete reading on the frames weighed so far, and say so with the other reading.
         The reading must explain those frames (at most two places read otherwise), or
         be the best by the ratio asked for: a board no complete reading explains (misread
-        beyond that, or not this game) is not settled."""
+        beyond that, or not this game) is not settled. Unless the turn is known to be `over`
+        (the dice picked up), only a reading the evidence decides is."""
         if self._stale or not (self._pending and self.scales.ready):
             return
         game = self.game
@@ -349,6 +353,8 @@ class Session:
         decisive = weighing.log_ratio >= math.log(self.settings.ratio)
         chosen = next((c for c in readings if c.kind == "complete" and (
             self.scales.explains(c.board) or (c is weighing.best and decisive))), None)
+        if not (over or weighing.decided):
+            return
         if chosen is None:
             return
         other = next((c.reading for c in readings if c is not chosen), "nothing else")

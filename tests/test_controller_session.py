@@ -258,6 +258,21 @@ def test_a_die_misread_as_cocked_in_every_frame_does_not_stop_the_game():
     assert result.match.games[0].dice == (2, 1)
 
 
+def test_a_recording_that_ends_with_the_dice_still_down_keeps_the_play_on_the_board():
+    """The game's last turn: the dice are never picked up before the camera stops. The
+    complete play the evidence decides is recorded and said; a roll with nothing moved yet
+    is not."""
+    played = board({8: -1, 5: 2, 6: -1})
+    dice = opening_31_by_white()[0].dice
+    result = record(manual(*opening_31_by_white(), Shot(played, (0, 0), dice, frames=6)),
+                    lambda o: o, calibration=CAL)
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+    assert [e.data for e in result.bus.history if e.kind == "settled"] == [
+        {"turn": 1, "readings": ["31: 8/5 6/5", "part of a play"]}]
+    unmoved = record(manual(*opening_31_by_white()), lambda o: o, calibration=CAL)
+    assert records(unmoved.match) == [[]] and unmoved.match.games[0].dice == (3, 1)
+
+
 def test_a_play_several_rolls_make_is_unsure_and_settled_only_when_the_recording_ends():
     after = board({1: 1, 9: -1}, board({8: -1, 5: 2, 6: -1}))  # Black 24/16: a 62 or a 53
     result = record(black_turn_then_white_rolls((), after), lambda o: o, calibration=CAL)
