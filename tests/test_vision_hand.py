@@ -22,7 +22,7 @@ from bgboard.vision.synth import (
     render,
     with_look,
 )
-from vision_helpers import learned_from_start
+from vision_helpers import lamp_on, learned_from_start
 
 
 def _finder_and_fields(look, seed: int, scenes):
@@ -138,12 +138,6 @@ def test_after_stuck_still_frames_with_a_hand_what_they_show_is_the_board(monkey
     clear = render(Scene(START_POINTS, look=look), 6).image
     assert _film(learned_from_start(look, 7), [clear, arm, arm, arm, arm, clear]) == [
         False, True, True, True, False, True]
-
-
-def lamp_on(image):
-    """The picture with a lamp switched on: a third brighter, more so towards one side."""
-    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
-    return np.clip(image * ramp, 0, 255).astype(np.uint8)
 
 
 @pytest.mark.parametrize("learned", [False, True])

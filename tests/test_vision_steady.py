@@ -21,6 +21,7 @@ from bgboard.vision.steady import (
     describe,
 )
 from bgboard.vision.synth import Scene, draw_arm, random_scene, render
+from vision_helpers import lamp_on
 
 
 @cache
@@ -61,12 +62,6 @@ def test_a_bumped_camera_is_seen_and_the_corners_found_again(turn, dx, dy):
         [cal.corners_px[k] for k in CORNERS]), axis=1).max(), abs=3.0)
     assert watch.update(image) is None  # and stays found
     assert change.calibration.extra == cal.extra and change.calibration.geometry == cal.geometry
-
-
-def lamp_on(image):
-    """The picture with a lamp switched on: a third brighter, more so towards one side."""
-    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
-    return np.clip(image * ramp, 0, 255).astype(np.uint8)
 
 
 def arm_over(image, seed: int, corners):

@@ -13,7 +13,7 @@ A still board must never be taken for a moved one: checkers that move, dice, han
 a lamp switched on and noise all bend a fit. So corners that seem to have moved MOVED of a
 point's width or more are only a candidate. It counts when the edges of what cannot move in
 a game (the frame, the field's edge and the points' bases: the `ring`) match the reference
-better through it than where the corners were (`explains`), and it makes a new calibration
+better through it than where the corners were (by EXPLAINS), and it makes a new calibration
 only once SETTLE frames in a row agree on it. A board found in no frame for LOST_AFTER frames
 is lost, and is not read until it is found again. The reference is renewed when its features
 fade (checkers moved, the light changed) on a frame that agrees with the corners, so small
@@ -121,7 +121,7 @@ class FieldWatch:
             self.candidates = []
             if self.lost:
                 return self._found(self.corners, grey)
-            if share < RENEW and self._match_score(grey, np.eye(3)) >= CLEAN:
+            if share < RENEW and self._match_score(edges(grey), np.eye(3)) >= CLEAN:
                 self.reference = self._reference(grey, self.corners)
             return None
         return self._candidate(corners, h, grey)
@@ -139,7 +139,8 @@ class FieldWatch:
                    ) -> Change | None:
         """Corners that seem to have moved: taken once they explain what cannot move better
         than the corners in use, in SETTLE frames in a row that agree."""
-        if self._match_score(grey, h) < self._match_score(grey, np.eye(3)) + EXPLAINS:
+        seen = edges(grey)
+        if self._match_score(seen, h) < self._match_score(seen, np.eye(3)) + EXPLAINS:
             self.candidates = []
             return None
         if self.candidates and _apart(corners, self.candidates[-1]) >= MOVED * self.point / 2:
@@ -173,17 +174,18 @@ class FieldWatch:
         return Reference(grey, corners, mask, cv2.goodFeaturesToTrack(grey, FEATURES, 0.01, 8,
                                                                       mask=mask))
 
-    def _match_score(self, grey: np.ndarray, h: np.ndarray) -> float:
-        """How well the ring's edges in `grey` match the reference's carried there by `h`
-        (correlation, -1 to 1): the ring is where the corners `h` gives put it."""
+    def _match_score(self, seen: np.ndarray, h: np.ndarray) -> float:
+        """How well the ring's edges in a frame (`seen`: its `edges`) match the reference's
+        carried there by `h` (correlation, -1 to 1): the ring is where the corners `h` gives
+        put it."""
         ref = self.reference
-        size = grey.shape[::-1]
+        size = seen.shape[::-1]
         carried = cv2.warpPerspective(ref.edges, h, size)
-        seen = cv2.warpPerspective(np.ones(grey.shape, np.uint8), h, size)
+        inside = cv2.warpPerspective(np.ones(seen.shape, np.uint8), h, size)
         corners = cv2.perspectiveTransform(ref.corners[None].astype(np.float64), h)[0]
-        ring = (_within(grey.shape, corners, RING[1]) > 0) \
-            & (_within(grey.shape, corners, RING[0]) == 0) & (seen > 0)
-        return correlation(carried[ring], edges(grey)[ring])
+        ring = (_within(seen.shape, corners, RING[1]) > 0) \
+            & (_within(seen.shape, corners, RING[0]) == 0) & (inside > 0)
+        return correlation(carried[ring], seen[ring])
 
     def _follow(self, grey: np.ndarray, h: np.ndarray) -> tuple[np.ndarray | None, float]:
         """The homography from the reference's features followed into `grey` by optical flow,
