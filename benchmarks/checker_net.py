@@ -19,7 +19,7 @@ import torch
 from checkpoints import keep, resume  # beside this script
 from torch import nn
 
-from bgboard.vision.dice import net_input
+from bgboard.vision.models import net_input
 
 BATCH = 256
 CHANNELS = 6  # the patch (BGR) and what its place looks like bare (BGR)

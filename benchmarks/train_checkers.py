@@ -49,7 +49,7 @@ from train_field_corners import boxed  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision import synth
+from bgboard.vision import models, synth
 from bgboard.vision.columns import (
     BEFORE,
     HEIGHT,
@@ -59,12 +59,12 @@ from bgboard.vision.columns import (
     beside_references,
     board_references,
 )
-from bgboard.vision.dice import net_input
 from bgboard.vision.looks import FAMILIES, TRAINED, family_scene
+from bgboard.vision.models import net_input
 from bgboard.vision.synth import Look, render
 
 CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
-MODEL = Path(__file__).resolve().parents[1] / "vision" / "models" / "checkers.onnx"
+MODEL = models.FOLDER / models.CHECKERS
 SHARD = 100
 REAL_CUTS = 60  # cuts of each real photo per epoch (four folds of photos against 11,200 frames)
 REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)

@@ -35,6 +35,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import cube as vc
 from bgboard.vision import dice as fd
+from bgboard.vision import models
 from bgboard.vision.dice_photo import crop
 from bgboard.vision.looks import HELD_OUT, TRAINED, family_scene
 from bgboard.vision.synth import random_cube, random_dice, random_scene, render
@@ -458,7 +459,7 @@ def main() -> None:
     r.add_argument("--frames", type=int, default=3000)
     r.add_argument("--jobs", type=int, default=2)
     t = sub.add_parser("train", help="train both nets on the frames in --cache")
-    t.add_argument("--out", type=Path, default=fd.MODELS)
+    t.add_argument("--out", type=Path, default=models.FOLDER)
     t.add_argument("--finder-epochs", type=int, default=12)
     t.add_argument("--reader-epochs", type=int, default=12)
     t.add_argument("--init", type=Path, metavar="DIR",
@@ -472,7 +473,7 @@ def main() -> None:
     for p in (r, t):
         p.add_argument("--cache", type=Path, default=Path("benchmarks/cache/cube"))
     m = sub.add_parser("measure", help="read held-out renders and the real photos' cubes")
-    m.add_argument("--models", type=Path, default=fd.MODELS)
+    m.add_argument("--models", type=Path, default=models.FOLDER)
     m.add_argument("--renders", type=int, default=300)
     m.add_argument("--cv", type=Path, metavar="DIR",
                    help="read each fold K of the real board photos with the nets in DIR/K "

@@ -35,6 +35,8 @@ from torch import nn
 
 import vision as bench  # benchmarks/vision.py, beside this script
 from bgboard.vision import dice_photo as dp
+from bgboard.vision.models import FOLDER as MODELS
+from bgboard.vision.models import photo_input
 from bgboard.vision.synth import dice_photo
 
 PHOTOS = bench.SHARED / "data" / "dice-photos"
@@ -100,7 +102,7 @@ def finder_sample(image, dice, rng, size: int = 160):
         near = g > 0.3
         side[near], mask[near] = c, 1.0
     window, heat, side, mask = turn([recolour(window, rng), heat, side, mask], rng)
-    return dp.net_input(window)[0], np.stack([heat, side, mask])
+    return photo_input(window)[0], np.stack([heat, side, mask])
 
 
 def negatives(image, dice, rng, count: int = 8) -> list[tuple[float, float, float, int]]:
@@ -126,7 +128,7 @@ def reader_sample(image, die, rng):
         patch = recolour(patch, rng)
     if rng.random() < 0.2:
         patch = cv2.GaussianBlur(patch, (3, 3), 0)
-    return dp.net_input(turn([patch], rng)[0])[0], int(value)
+    return photo_input(turn([patch], rng)[0])[0], int(value)
 
 
 def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list[nn.Module]:
@@ -274,10 +276,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             folder = args.nets or Path(tmp)
             train(photos + synth, args.epochs, args.readers, folder, args.seed)
-            for old in dp.MODELS.glob("dice_*.onnx"):  # none left over
+            for old in MODELS.glob("dice_*.onnx"):  # none left over
                 old.unlink()
             for name in ["dice_find.onnx", *reader_names(args.readers)]:
-                shutil.copy(folder / name, dp.MODELS)
+                shutil.copy(folder / name, MODELS)
         return
     total, folds = defaultdict(float), range(args.folds) if args.fold is None else [args.fold]
     for f in folds:

@@ -46,8 +46,8 @@ import numpy as np
 
 from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
-from bgboard.vision.dice import net_input
 from bgboard.vision.looks import TRAINED, family_scene
+from bgboard.vision.models import net_input
 from bgboard.vision.synth import FRAME_SIZE, TRAY_SHADE, render, with_look
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"

@@ -35,6 +35,7 @@ from train_dice_photo import block, fit, recolour
 
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
+from bgboard.vision import models
 from bgboard.vision.dice_photo import crop
 
 CROP = 128  # finder training window, half-size pixels
@@ -309,7 +310,7 @@ def main() -> None:
                              "seeds 250000 on")
     parser.add_argument("--epochs", type=int, default=60, help="finder epochs")
     parser.add_argument("--reader-epochs", type=int, default=15)
-    parser.add_argument("--out", type=Path, default=fd.MODELS)
+    parser.add_argument("--out", type=Path, default=models.FOLDER)
     parser.add_argument("--skip-finder", action="store_true",
                         help="keep the finder in --out, train the reader only")
     parser.add_argument("--photos", action="store_true",

@@ -38,9 +38,9 @@ from train_checkers import jittered, write_shards  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision.dice import net_input
 from bgboard.vision.hand import NET_MODEL, net_view
 from bgboard.vision.looks import HELD_OUT, TRAINED, family_scene
+from bgboard.vision.models import net_input
 from bgboard.vision.synth import render
 
 CACHE = Path(__file__).resolve().parent / "cache" / "hands"

@@ -226,7 +226,7 @@ def main() -> None:
     if args.dice_nets:
         if not all((args.dice_nets / n).is_file() for n in dice.NETS):
             parser.error(f"--dice-nets: {args.dice_nets} lacks {' or '.join(dice.NETS)}")
-        dice.MODELS = args.dice_nets  # read() loads the field-dice nets from here
+        dice.FOLDER = args.dice_nets  # read() loads the field-dice nets from here
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
                        args.adapt, args.net, args.pile_net)

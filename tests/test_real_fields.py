@@ -49,8 +49,7 @@ def test_a_missing_net_is_one_line_and_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         real_fields.main(["--finder", "net", "--net", str(tmp_path / "none.onnx")])
     assert exc.value.code == 2
-    assert capsys.readouterr().err == (f"real_fields.py: the field finder is not installed "
-                                       f"({tmp_path / 'none.onnx'} is missing)\n")
+    assert capsys.readouterr().err == f"real_fields.py: model {tmp_path / 'none.onnx'} is missing\n"
 
 
 def test_a_missing_refiner_twin_is_one_line_and_exit_2(tmp_path, capsys):

@@ -15,7 +15,6 @@ Observation's `point_options`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import cv2
@@ -23,7 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..calibration.rectify import FieldView
-from . import piles
+from . import models, piles
 from .columns import (
     HEIGHT,
     ROW_COLOURS,
@@ -35,9 +34,8 @@ from .columns import (
     row_references,
     softmax,
 )
-from .dice import MODELS
 
-MODEL = MODELS / "checkers.onnx"
+MODEL = models.FOLDER / models.CHECKERS
 OPTIONS = 3  # readings kept per point
 LAB_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # lightness counts less than hue
 CLEAR = 20.0  # Lab distance between two sets' colours that makes them two clear groups
@@ -55,13 +53,10 @@ SECOND_LOOK = 0.8  # a row the net is less sure of its count than this is read a
 OWN_ROW = 0.99  # a point read less sure than this is read again beside its own row's bare points
 
 
-@cache
 def net(model: Path = MODEL) -> cv2.dnn.Net:
-    if not model.is_file():
-        raise ValueError(f"the learned checker reader is not installed ({model} is missing)")
     # OpenCV 5's classic engine runs this net a little faster than its new one, with the same
     # outputs (26 patches on one core: 10.6 ms against 11.5; docs/vision.md)
-    return cv2.dnn.readNetFromONNX(str(model), cv2.dnn.ENGINE_CLASSIC)
+    return models.load(model, cv2.dnn.ENGINE_CLASSIC)
 
 
 @dataclass(frozen=True)

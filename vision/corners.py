@@ -93,13 +93,13 @@ def field_namings(image: np.ndarray, finder: Path | None = None
     fields; the points on its long sides), else by the learned finder (`vision.field_finder`,
     its net `finder` or the installed one; the points on the sides its bar ends meet);
     ValueError when neither finds a field (four corners that make a convex quadrilateral)."""
-    from . import field_finder
+    from . import field_finder, models
 
     found = find_field(image)
     if found is not None:
         return [named for named in labellings(found) if long_first(named)]
     finder = finder or field_finder.MODEL
-    field = field_finder.find(image, finder) if finder.is_file() else None
+    field = field_finder.find(image, finder) if models.wanted(finder) else None
     if field is None or not cv2.isContourConvex(field.corners.astype(np.float32)):
         raise ValueError("no playing field found in the photo (give its corners with "
                          "--calibration)")

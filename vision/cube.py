@@ -13,12 +13,10 @@ board photos that show a cube. `bgboard read --find-cube` uses them.
 
 from __future__ import annotations
 
-from functools import cache
-
 import cv2
 import numpy as np
 
-from . import dice
+from . import dice, models
 
 FACES = (2, 4, 8, 16, 32, 64)  # the reader's classes 1-6 (0: no cube)
 BESIDE = (0.22, 0.12)  # searched beyond the field: share of its width past each end, of its
@@ -30,13 +28,12 @@ SIZES = (0.75, 1.0, 1.35)  # cube sizes read, times CUBE_SIZE
 PLAUSIBLE = 0.5  # a mark read this sure at its best size is read again in four turns
 SURE = 0.8  # a cube is reported when P(a cube) x P(its number), over four turns, reaches this
 MIDDLE = 1 / 6  # a cube this near the field's middle line (share of its height) is in the middle
-NETS = ("cube_find.onnx", "cube_read.onnx")  # the finder and the reader, in dice.MODELS
+NETS = (models.CUBE_FIND, models.CUBE_READ)  # the finder and the reader
 
 
-@cache
 def nets() -> tuple:
     """The shipped finder and reader."""
-    return tuple(cv2.dnn.readNetFromONNX(str(dice.MODELS / name)) for name in NETS)
+    return tuple(models.shipped(name) for name in NETS)
 
 
 def wide_box(view) -> tuple[int, int, int, int]:

@@ -9,15 +9,12 @@ each centre (the field is warped below the frame's resolution, too coarse for pi
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-from . import dice_photo
+from . import dice_photo, models
+from .models import net_input
 
-MODELS = Path(__file__).with_name("models")
 DIE_SIZE = 0.041  # die side / field height, unless the calibration says otherwise
 STRIDE = 4  # finder output cells per half-size field pixel
 PATCH = 36  # reader input, pixels a side
@@ -33,20 +30,13 @@ PLAUSIBLE = 0.5  # a place this sure in one view, and less than ONE_SIZE, is rea
 ONE_SIZE = 0.99  # a die read this sure is read no more: not at other sizes, not in 8 views
 APART = 0.7  # two dice read closer than this many die sides (the size read at) are one
 PHOTO_SHARE = 0.3  # the any-photo value readers' share (geometric) of an unsure die's value
-NETS = ("field_find.onnx", "field_read.onnx")  # the finder and the reader, in MODELS
+NETS = (models.FIELD_FIND, models.FIELD_READ)  # the finder and the reader
+FOLDER = models.FOLDER  # where `nets` loads them from (benchmarks/vision.py --dice-nets: another)
 
 
-@cache
 def nets() -> tuple:
-    """The shipped finder and reader."""
-    return tuple(cv2.dnn.readNetFromONNX(str(MODELS / name)) for name in NETS)
-
-
-def net_input(images: np.ndarray) -> np.ndarray:
-    """8-bit BGR images (N x H x W x 3, or one H x W x 3) as the nets take them: NCHW float
-    centred on zero."""
-    x = images[None] if images.ndim == 3 else images
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) * np.float32(1 / 255) - 0.5
+    """The finder and reader (the shipped ones unless FOLDER says otherwise)."""
+    return tuple(models.shipped(name, FOLDER) for name in NETS)
 
 
 def find_centres(half: np.ndarray, finder) -> np.ndarray:

@@ -9,13 +9,12 @@ dice (benchmarks/train_dice_photo.py says how, and how well they do on photos th
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-MODELS = Path(__file__).with_name("models")
+from . import models
+from .models import photo_input
+
 FIND_PX = 256  # the finder sees the photo's longer side at this many pixels
 STRIDE = 4  # finder output cells per input pixel
 CROP = 48  # value reader input, pixels a side
@@ -25,27 +24,15 @@ NO_DIE = 0.5  # reader probability of no die above which a place the finder mark
 SURE = 0.9  # reader confidence below which a crop is read again in its other quarter turns
 
 
-@cache
 def readers() -> tuple:
-    """The shipped value readers (dice_value.onnx, dice_value_2.onnx ...)."""
-    return tuple(cv2.dnn.readNetFromONNX(str(path))
-                 for path in sorted(MODELS.glob("dice_value*.onnx")))
+    """The shipped value readers (models.DICE_VALUES), in that order."""
+    return tuple(models.shipped(name) for name in models.DICE_VALUES)
 
 
 def nets() -> tuple:
-    """The shipped finder and the tuple of value readers (`readers`)."""
-    return _finder(), readers()
-
-
-@cache
-def _finder() -> cv2.dnn.Net:
-    """The shipped finder (dice_find.onnx), loaded once it is first wanted."""
-    return cv2.dnn.readNetFromONNX(str(MODELS / "dice_find.onnx"))
-
-
-def net_input(image: np.ndarray) -> np.ndarray:
-    """An 8-bit BGR image as the nets take it: NCHW float, centred on zero."""
-    return (image.astype(np.float32) / 255 - 0.5).transpose(2, 0, 1)[None]
+    """The shipped finder (models.DICE_FIND, loaded once it is first wanted) and the tuple
+    of value readers (`readers`)."""
+    return models.shipped(models.DICE_FIND), readers()
 
 
 def find_centres(image: np.ndarray, finder) -> list[tuple[float, float, float]]:
@@ -57,7 +44,7 @@ def find_centres(image: np.ndarray, finder) -> list[tuple[float, float, float]]:
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     small = cv2.copyMakeBorder(small, 0, fh - small.shape[0], 0, fw - small.shape[1],
                                cv2.BORDER_REPLICATE)
-    finder.setInput(net_input(small))
+    finder.setInput(photo_input(small))
     heat, side = finder.forward()[0]
     peaks = (heat >= THRESHOLD) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     padded = np.pad(heat, 1)
@@ -94,7 +81,7 @@ def read_values(crops: np.ndarray, readers, sure: float = SURE) -> np.ndarray:
 
 def run(readers, crops: np.ndarray) -> np.ndarray:
     """The readers' mean output for a stack of 8-bit BGR crops."""
-    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), np.float32) / 255 - 0.5
+    x = photo_input(crops)
     total = 0
     for reader in readers:
         reader.setInput(x)

@@ -14,7 +14,6 @@ the real photos' folds.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 from pathlib import Path
 
@@ -23,10 +22,11 @@ import numpy as np
 
 from ..calibration.file import CORNERS, FIELD_CORNERS, field_homography, seen_aspect
 from ..calibration.geometry import BAR_WIDTH
-from .dice import MODELS, net_input
+from . import models
+from .models import net_input
 
-MODEL = MODELS / "field_corners.onnx"
-REFINER = MODELS / "field_corner_refine.onnx"
+MODEL = models.FOLDER / models.FIELD_CORNERS
+REFINER = models.FOLDER / models.FIELD_CORNER_REFINE
 SIZE = 256  # the net's input side, pixels
 STRIDE = 8  # input pixels per output cell
 FOUND = 0.3  # the least peak score of a corner
@@ -39,11 +39,8 @@ OFF_MIDDLE = 0.05  # how far a bar end may lie from its edge's middle, in shares
 NEAR_EDGE = 0.25  # how far a bar end may lie from its edge, in shares of the field
 
 
-@cache
 def net(model: Path = MODEL) -> cv2.dnn.Net:
-    if not model.is_file():
-        raise ValueError(f"the field finder is not installed ({model} is missing)")
-    return cv2.dnn.readNetFromONNX(str(model))
+    return models.load(model)
 
 
 def square(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -155,7 +152,7 @@ def find(image: np.ndarray, model: Path = MODEL, refiner: Path | None = REFINER
     chosen = choose(corners, ends)
     placed = chosen[:, :2]
     field = Field(placed, bar_edges(placed, ends), float(chosen[:, 2].min()))
-    return refine(image, field, refiner) if refiner and refiner.is_file() else field
+    return refine(image, field, refiner) if refiner and models.wanted(refiner) else field
 
 
 def second_look(image: np.ndarray, named: dict) -> float:

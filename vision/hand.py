@@ -15,17 +15,17 @@ board there.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from . import models
 from .checkers import DARK, LIGHT, cells, shade_distance
-from .dice import MODELS, net_input
 from .lighting import OFFSET
+from .models import net_input
 
-NET_MODEL = MODELS / "hands.onnx"
+NET_MODEL = models.FOLDER / models.HANDS
 NET_SIZE = (96, 80)  # the hand net's view of the half-size field and its band (w, h), pixels
 
 RUN = 0.05  # share of a side an arm covers at least
@@ -47,15 +47,10 @@ def net_view(half: np.ndarray) -> np.ndarray:
     return cv2.resize(half, NET_SIZE, interpolation=cv2.INTER_AREA)
 
 
-@cache
-def _net(model: Path) -> cv2.dnn.Net:
-    return cv2.dnn.readNetFromONNX(str(model))
-
-
 def seen_alone(half: np.ndarray, model: Path = NET_MODEL) -> bool:
     """True when the hand net (`model`; benchmarks/train_hands.py) sees a hand or an arm over
     the half-size rectified field `half` (BGR, with its band), judged alone."""
-    net = _net(model)
+    net = models.load(model)
     net.setInput(net_input(net_view(half)))
     return float(net.forward()[0, 0]) > 0.0
 

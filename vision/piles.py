@@ -23,10 +23,11 @@ import cv2
 import numpy as np
 
 from ..calibration.rectify import FieldView
+from . import models
 from .columns import HEIGHT, LENGTH, WIDTH, Columns, softmax
-from .dice import MODELS
+from .models import net_input
 
-MODEL = MODELS / "piles.onnx"
+MODEL = models.FOLDER / models.PILES
 SCALE = 2  # the counter's patch, times the checker net's pixels each way
 REACH = LENGTH  # field heights its patch shows from the row's base
 FAR = 0.75  # ... the far counter's: past the middle (squeezed along the row to the same size)
@@ -43,9 +44,10 @@ def far_model(model: Path) -> Path:
 @cache
 def counter(model: Path = MODEL) -> tuple[tuple[cv2.dnn.Net, float], ...]:
     """The pile counters installed, each with how far its patch reaches: the one at `model`
-    and the far one beside it (`far_model`); none (an empty tuple) when neither is there."""
-    return tuple((cv2.dnn.readNetFromONNX(str(path)), reach)
-                 for path, reach in ((model, REACH), (far_model(model), FAR)) if path.is_file())
+    and the far one beside it (`far_model`); none (an empty tuple) when neither is there (the
+    shipped ones must be: `models.wanted`)."""
+    pairs = ((model, REACH), (far_model(model), FAR))
+    return tuple((models.load(path), reach) for path, reach in pairs if models.wanted(path))
 
 
 def enlarge(refs: np.ndarray) -> np.ndarray:
@@ -57,8 +59,7 @@ def enlarge(refs: np.ndarray) -> np.ndarray:
 def pile_input(patches: np.ndarray, refs: np.ndarray) -> np.ndarray:
     """The counter's input (NCHW float centred on zero): each patch at SCALE beside its
     reference enlarged."""
-    x = np.concatenate([patches, enlarge(refs)], axis=-1).transpose(0, 3, 1, 2)
-    return np.ascontiguousarray(x, np.float32) * np.float32(1 / 255) - 0.5
+    return net_input(np.concatenate([patches, enlarge(refs)], axis=-1))
 
 
 class PileCounter:
