@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md", "docs/setup-pi.md", "docs/playing.md", "docs/recording.md",
          "docs/vision.md", "docs/engine.md", "docs/firmware.md", "docs/development.md",
          "docs/tournaments.md"]
+LOGS = ["docs/vision-log.md"]  # linked from docs/vision.md, not the README; commands checked alike
 OPERATORS = {"|", "||", "&&", ";", "&"}
 REDIRECTS = {">", ">>", "<", ">&", "2>"}
 REPO_DIRS = ("benchmarks/", "deploy/", "docs/", "firmware_bridge/", "hardware/", "tests/",
@@ -78,7 +79,7 @@ def strip_prefix(words: list[str]) -> list[str]:
 
 def documented() -> list[tuple[str, str]]:
     """(page, line) for every command line of every page."""
-    return [(page, line) for page in PAGES for line in shell_lines(page)]
+    return [(page, line) for page in PAGES + LOGS for line in shell_lines(page)]
 
 
 def parse_bgboard(args: list[str]) -> argparse.Namespace:
@@ -181,7 +182,7 @@ def test_quick_documented_command_runs(page: str, line: str, tmp_path: Path) -> 
 
 def python_blocks() -> list[tuple[str, str]]:
     """(page, code) for every ```python block of every page."""
-    return [(page, code) for page in PAGES
+    return [(page, code) for page in PAGES + LOGS
             for code in re.findall(r"^```python\n(.*?)^```", (ROOT / page).read_text(),
                                    flags=re.S | re.M)]
 
