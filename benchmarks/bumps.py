@@ -22,7 +22,7 @@ import numpy as np
 from films import NAMES, film, seed_of
 
 from bgboard.calibration.file import CORNERS, from_dict
-from bgboard.controller.script import film_calibration, render_frames
+from bgboard.controller.demo.film import film_calibration, render_frames
 from bgboard.vision.steady import FieldWatch
 
 BUMPS = ((0.5, 8, 0), (1.5, 20, -10), (0.0, -60, 25), (4.0, 90, 40))  # degrees, dx, dy

@@ -67,10 +67,11 @@ from bumps import FOLLOW, bumped
 from films import CLASSIC, NAMES, film, seed_of
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.events import EventBus
+from bgboard.calibration.geometry import white_right_high
+from bgboard.controller.demo.film import Film, learned_calibration, render_frames
 from bgboard.controller.recorder import follow
-from bgboard.controller.script import Film, learned_calibration, render_frames, white_right_high
-from bgboard.controller.session import RATIO, Session, Settings
+from bgboard.controller.turns.events import EventBus
+from bgboard.controller.turns.session import RATIO, Session, Settings
 from bgboard.engine.game import Match
 from bgboard.vision.read import CHECKER_READERS
 from bgboard.vision.steady import SteadyReader

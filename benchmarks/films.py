@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from bgboard.controller.script import Film, film_match
+from bgboard.controller.demo.film import Film, film_match
 from bgboard.vision import looks, synth
 
 CLASSIC = {f"game{seed}": seed for seed in (2, 3, 4, 7, 8)}

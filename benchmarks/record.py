@@ -21,9 +21,9 @@ import cv2
 from films import NAMES, film, seed_of
 
 from bgboard.calibration.file import from_dict
+from bgboard.controller.demo.film import learned_calibration, write_video
 from bgboard.controller.frames import open_recording
 from bgboard.controller.recorder import record
-from bgboard.controller.script import learned_calibration, write_video
 from bgboard.vision.steady import SteadyReader
 
 

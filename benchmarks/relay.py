@@ -30,7 +30,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from bgboard.controller.script import film_calibration, film_match
+from bgboard.controller.demo.film import film_calibration, film_match
 
 CACHE = Path(__file__).resolve().parent / "cache" / "relay"
 BGBOARD = [sys.executable, "-m", "bgboard.controller.cli"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 BAR_WIDTH = 0.07
 POINT_DEPTH = 0.42
 
@@ -61,3 +63,15 @@ class FieldGeometry:
         """Field x range of the bar."""
         left = 6 * self.column_width
         return left, left + self.bar_width
+
+def white_right_high(corners_px: dict | tuple) -> bool:
+    """Whether White's right hand (seen from White's edge) is toward field x = 1 (p12/p13).
+
+    p1 -> p12 runs along White's edge (field x) and p1 -> p24 goes away from White; White's
+    right is that away-direction turned a quarter clockwise, seen from above."""
+    if isinstance(corners_px, dict):
+        corners_px = [corners_px[k] for k in ("p1", "p12", "p13", "p24")]
+    p1, p12, _, p24 = (np.asarray(c, float) for c in corners_px)
+    along, away = p12 - p1, p24 - p1
+    right = np.array([-away[1], away[0]])
+    return float(right @ along) > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import queue
 
 from ..engine.game import Match
-from .events import Event
+from .turns.events import Event
 from .tutor import CubeHint, Failed, Hint, Tutor, Verdict
 
 

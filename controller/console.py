@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable, Iterator
 
 from ..engine.game import Match
-from .events import Event, EventBus
+from .turns.events import Event, EventBus
 
 _SHOWN = ("committed", "game_over", "match_over", "new_game", "double", "take", "drop",
           "takeback", "status", "unsure")

@@ -22,8 +22,8 @@ from pathlib import Path
 from ..engine.game import Match
 from ..engine.matfile import write_mat
 from .broker import LEVEL, Broker, client
-from .journal import read_journal, rebuild, replay, write_atomic
 from .live import match_facts
+from .turns.journal import read_journal, rebuild, replay, write_atomic
 
 
 @dataclass

@@ -6,7 +6,7 @@ from ..engine.game import Match
 from ..hardware import signals
 from ..hardware.display import Display
 from ..hardware.frame import Frame
-from .events import Event
+from .turns.events import Event
 
 
 class Lights:

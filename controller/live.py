@@ -16,7 +16,7 @@ from ..engine.game import Match
 from ..engine.ids import match_id, position_id
 from ..engine.matfile import write_mat
 from ..engine.sgf import write_sgf
-from .events import Event
+from .turns.events import Event
 
 BUTTONS = ("double", "take", "pass", "undo", "confirm")
 

@@ -22,13 +22,12 @@ from ..engine.game import Match
 from ..engine.matfile import write_mat
 from ..engine.sgf import write_sgf
 from .broker import relay_target
-from .events import Event
-from .journal import Journal, read_journal, rebuild, write_atomic
+from .follow import Follower, settings_for
 from .live import LiveState
-from .reconciler import board_of
-from .recorder import settings_for
-from .session import Session
-from .stabilizer import Stabilizer
+from .turns.events import Event
+from .turns.journal import Journal, read_journal, rebuild, write_atomic
+from .turns.reconciler import board_of
+from .turns.session import Session
 
 
 @dataclass
@@ -210,7 +209,7 @@ class Play:
             self._open_leds()
             self._open_tutor()
             self._open_web()
-            stabilizer = Stabilizer()
+            follower = Follower(session)
             last_shown = 0.0
             for t, frame in self._frames():
                 self._drain(session)
@@ -221,11 +220,7 @@ class Play:
                 obs = self._read(frame)
                 if obs is not None:
                     self.last_frame = frame
-                    session.observe(obs)
-                    view = stabilizer.feed(obs, t)
-                    if view is not None:
-                        session.view(view)
-                    session.tick(t)
+                    follower.frame(obs, t)
                 if time.monotonic() - last_shown > 0.2:
                     self.live.frame(frame, obs)
                     last_shown = time.monotonic()
@@ -242,7 +237,7 @@ class Play:
         """Read through `calibration` from now on (the first, or one saved in the web view):
         the evidence gathered through another (the frames, the board's misreads) is dropped."""
         from ..vision.steady import SteadyReader
-        from .weighing import Scales
+        from .turns.weighing import Scales
 
         self.calibration = calibration
         self.reader = SteadyReader(calibration, self._field_moved)
@@ -254,7 +249,7 @@ class Play:
         web page; corners found again are kept in the calibration file, so that a restart
         reads through them (a file that cannot be written is a note, not a stop)."""
         from ..calibration.file import save
-        from .recorder import field_status
+        from .follow import field_status
 
         field_status(self.bus, change)
         if change.calibration is None:

@@ -10,11 +10,10 @@ import numpy as np
 from ..engine.game import Match
 from ..engine.matfile import write_mat
 from ..engine.sgf import write_sgf
-from .events import EventBus
-from .journal import Journal
-from .script import white_right_high
-from .session import Session, Settings
-from .stabilizer import Stabilizer
+from .follow import Follower, settings_for
+from .turns.events import EventBus
+from .turns.journal import Journal
+from .turns.session import Session, Settings
 
 
 @dataclass
@@ -25,23 +24,6 @@ class Recording:
     bus: EventBus
     frames: int = 0
     unreadable: list[tuple[int, str]] = field(default_factory=list)
-
-
-def settings_for(calibration: dict, **changes) -> Settings:
-    """Session settings that follow from a calibration file's dict."""
-    geometry = calibration.get("geometry", {})
-    return Settings(white_right_high=white_right_high(calibration["corners_px"]),
-                    bar_width=geometry.get("bar_width", 0.07), **changes)
-
-
-def field_status(bus: EventBus, change) -> None:
-    """Tell everyone that the field moved (a vision.steady Change): a status event of the
-    part "field", ok when the corners were found again."""
-    from ..vision.steady import describe
-
-    detail = describe(change)
-    bus.emit("status", f"board: {detail}", part="field", ok=change.calibration is not None,
-             detail=detail)
 
 
 def record(frames: Iterable[np.ndarray], read: Callable[[np.ndarray], dict], *,
@@ -72,7 +54,7 @@ def follow(observations: Iterable[tuple[float, dict | ValueError]], settings: Se
     bus = bus or EventBus()
     match = match if match is not None else Match()
     session = Session(match, bus, journal, settings)
-    stabilizer = Stabilizer(window)
+    follower = Follower(session, window)
     result = Recording(match, bus)
     buttons = {} if buttons is None else buttons
     for index, (t, obs) in enumerate(observations):
@@ -81,11 +63,7 @@ def follow(observations: Iterable[tuple[float, dict | ValueError]], settings: Se
         if isinstance(obs, Exception):
             result.unreadable.append((index, str(obs)))
             continue
-        session.observe(obs)
-        view = stabilizer.feed(obs, t)
-        if view is not None:
-            session.view(view)
-        session.tick(t)
+        follower.frame(obs, t)
         result.frames = index + 1
     session.finish()
     return result

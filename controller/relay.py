@@ -19,8 +19,8 @@ import threading
 import time
 
 from .broker import RELAY_WAIT, Broker, client
-from .journal import Journal, read_journal, replay
 from .live import match_facts
+from .turns.journal import Journal, read_journal, replay
 
 
 def attach(journal: Journal, broker: Broker, board: str, note=None) -> Relay:

@@ -104,6 +104,12 @@ class Game:
     def doubled_by(self) -> Color | None:
         return self.state.doubled_by
 
+    @property
+    def before_last(self) -> Position | None:
+        """The position before the last action (the one `undo` returns to); None when
+        nothing has happened yet."""
+        return self._states[-2].position if len(self._states) > 1 else None
+
     def legal_plays(self) -> list[Play]:
         """Legal plays for the dice on the board (empty when they cannot be played)."""
         self._need_dice()

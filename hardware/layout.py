@@ -7,21 +7,14 @@ shift-register chain, the serial WS2812 strip, the simulator) lights LEDs in thi
 
 from __future__ import annotations
 
-Place = int | str
-"""A point 1..24 in White's numbering, or one of the names in SPECIAL."""
+from ..engine.places import SIDES, Place, mover_place, mover_point, side
+
+__all__ = ["COUNT", "NAMES", "SIDES", "SPECIAL", "Place", "index", "mover_place", "mover_point",
+           "right_half", "side"]
 
 SPECIAL = ("bar white", "bar black", "tray white", "tray black", "play white", "play black")
 COUNT = 24 + len(SPECIAL)
 NAMES = tuple(f"point {p}" for p in range(1, 25)) + SPECIAL
-SIDES = ("white", "black")
-
-
-def side(colour: object) -> str:
-    """'white' or 'black' for an engine Color (or the strings themselves)."""
-    name = str(getattr(colour, "name", colour)).lower()
-    if name not in SIDES:
-        raise ValueError(f"not a side: {colour!r} (use white or black)")
-    return name
 
 
 def index(place: Place) -> int:
@@ -31,24 +24,6 @@ def index(place: Place) -> int:
     if place in SPECIAL:
         return 24 + SPECIAL.index(place)
     raise ValueError(f"no LED at {place!r} (points are 1..24; or one of {', '.join(SPECIAL)})")
-
-
-def mover_place(point: int, colour: object) -> Place:
-    """The place of a point in the mover's numbering (25 = bar, 0 = off)."""
-    name = side(colour)
-    if point == 25:
-        return f"bar {name}"
-    if point == 0:
-        return f"tray {name}"
-    return point if name == "white" else 25 - point
-
-
-def mover_point(place: Place, colour: object) -> int:
-    """The point in the mover's numbering (25 = bar, 0 = off) of a place; inverse of mover_place."""
-    for point in range(26):
-        if mover_place(point, colour) == place:
-            return point
-    raise ValueError(f"{place!r} is not a place {side(colour)} can move from or to")
 
 
 def right_half(colour: object, white_home_right: bool = True) -> list[int]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..engine.places import Place, mover_place, mover_point, side
+from ..engine.places import corrections as corrections  # the mismatch signal's moves
 from .choices import Choices
 from .frame import (
     DARK,
@@ -24,7 +26,6 @@ from .frame import (
     steady,
     wink,
 )
-from .layout import Place, mover_place, mover_point, side
 
 PLAYER: dict[str, RGB] = {"white": (255, 255, 255), "black": (0, 80, 255)}
 GREEN: RGB = (0, 255, 0)
@@ -96,25 +97,6 @@ def field_lost() -> Frame:
     return DARK.lit(CORNER_POINTS, blink(RED))
 
 
-def corrections(seen: Mapping[str, Any], expected: Mapping[str, Any]) -> list[tuple[Place, Place]]:
-    """The (from, to) checker moves that turn board `seen` into `expected`.
-
-    Boards as DESIGN.md's board array (`points`, `bar`, `off`), e.g. an Observation and
-    `Position.to_dict()`. Each colour's extra checkers are paired in order along its way
-    home with the places that miss one, so the moves are as short as can be.
-    """
-    moves = []
-    for colour in ("white", "black"):
-        extra, missing = [], []
-        for point in range(26):
-            have, want = (_count(board, colour, point) for board in (seen, expected))
-            extra += [point] * (have - want)
-            missing += [point] * (want - have)
-        moves += [(mover_place(a, colour), mover_place(b, colour))
-                  for a, b in zip(extra, missing, strict=False)]
-    return moves
-
-
 def legal_sources(position: Any, dice: tuple[int, int], played: Iterable[Any] = ()) -> Frame:
     """The points (or the bar) the mover may lift a checker from now, steady green.
 
@@ -176,11 +158,3 @@ def _sequence(moves: Sequence[tuple[Place, Place]], first: Cycle, second: Cycle)
 def _row(colour: str, first: int, last: int) -> list[Place]:
     """The score LEDs first+1..last of a player, counted from their own 1-point."""
     return [mover_place(n, colour) for n in range(max(first, 0) + 1, min(last, SCORE_LEDS) + 1)]
-
-
-def _count(board: Mapping[str, Any], colour: str, point: int) -> int:
-    """`colour`'s checkers on its own point (25 = bar, 0 = off) of a board array."""
-    if point in (0, 25):
-        return board["off" if point == 0 else "bar"][colour]
-    n = board["points"][mover_place(point, colour) - 1]
-    return max(n if colour == "white" else -n, 0)

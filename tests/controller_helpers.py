@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bgboard.controller.script import Film, Shot
+from bgboard.controller.demo.film import Film, Shot
 
 
 def observation(shot: Shot) -> dict:

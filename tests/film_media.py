@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bgboard.controller.script import Film, learned_calibration
+from bgboard.controller.demo.film import Film, learned_calibration
 
 
 def write_calibration(film: Film, path: Path, seed: int = 0) -> Path:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from bgboard.controller.coach import Coach
-from bgboard.controller.events import EventBus
-from bgboard.controller.recorder import settings_for
-from bgboard.controller.script import film_calibration, film_match
-from bgboard.controller.session import Session
-from bgboard.controller.stabilizer import Stabilizer
+from bgboard.controller.demo.film import film_calibration, film_match
+from bgboard.controller.follow import settings_for
+from bgboard.controller.turns.events import EventBus
+from bgboard.controller.turns.session import Session
+from bgboard.controller.turns.stabilizer import Stabilizer
 from bgboard.controller.tutor import Settings, Tutor
 from bgboard.engine.board import WHITE
 from bgboard.engine.game import Game, Match

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bgboard.controller.journal import read_journal, rebuild
-from bgboard.controller.script import film_calibration, film_match
+from bgboard.controller.demo.film import film_calibration, film_match
+from bgboard.controller.turns.journal import read_journal, rebuild
 from bgboard.engine.matfile import read_mat
 from cli_helpers import bgboard
 from controller_helpers import observations

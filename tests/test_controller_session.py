@@ -6,10 +6,10 @@ import functools
 
 import pytest
 
-from bgboard.controller.journal import Journal, read_journal, rebuild
+from bgboard.controller.demo.film import Shot, film_match
+from bgboard.controller.demo.film import film_calibration as calibration
 from bgboard.controller.recorder import record
-from bgboard.controller.script import Shot, film_match
-from bgboard.controller.script import film_calibration as calibration
+from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.engine.board import BLACK, START, WHITE
 from bgboard.vision import synth
 from controller_helpers import noisy, observation, observations
@@ -137,9 +137,9 @@ def test_a_roll_with_no_legal_play_is_recorded_as_a_pass():
                     Shot(closed.points, (0, 0), (synth.Die(6, (0.2, 0.4)),
                                                  synth.Die(6, (0.3, 0.6))), frames=6),
                     Shot(closed.points, (0, 0), (), frames=6))
-    from bgboard.controller.events import EventBus
-    from bgboard.controller.session import Session, Settings
-    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.controller.turns.events import EventBus
+    from bgboard.controller.turns.session import Session, Settings
+    from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.engine.game import Match
 
     match = Match()
@@ -296,9 +296,9 @@ def test_the_dice_seen_decide_between_rolls_the_play_fits(seen):
 
 
 def test_reading_dice_from_the_play_can_be_turned_off():
-    from bgboard.controller.events import EventBus
-    from bgboard.controller.session import Session, Settings
-    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.controller.turns.events import EventBus
+    from bgboard.controller.turns.session import Session, Settings
+    from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.engine.game import Match
 
     after = board({1: 1, 11: -1}, board({8: -1, 5: 2, 6: -1}))
@@ -319,9 +319,9 @@ def test_a_pass_is_recorded_only_with_a_die_of_its_roll_seen():
     closed = make({24: 2, 1: 13}, {18: 2, 12: 13})  # White on the bar: 66 cannot enter
     sixes = (synth.Die(6, (0.2, 0.4)), synth.Die(6, (0.3, 0.6), cocked=True))
     blacks = (synth.Die(5, (0.7, 0.4)), synth.Die(4, (0.8, 0.6)))
-    from bgboard.controller.events import EventBus
-    from bgboard.controller.session import Session, Settings
-    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.controller.turns.events import EventBus
+    from bgboard.controller.turns.session import Session, Settings
+    from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.engine.game import Match
 
     for seen, passes in (((), 0), (sixes, 1), (sixes[:1], 1)):

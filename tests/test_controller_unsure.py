@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
-from bgboard.controller import evidence
-from bgboard.controller.events import Event, EventBus
-from bgboard.controller.journal import Journal, read_journal, rebuild
+from bgboard.controller.demo.film import film_match
 from bgboard.controller.live import LiveState
 from bgboard.controller.recorder import follow
-from bgboard.controller.script import film_match
-from bgboard.controller.session import Settings
-from bgboard.controller.stabilizer import Dice
+from bgboard.controller.turns import evidence
+from bgboard.controller.turns.events import Event, EventBus
+from bgboard.controller.turns.journal import Journal, read_journal, rebuild
+from bgboard.controller.turns.session import Settings
+from bgboard.controller.turns.stabilizer import Dice
 from bgboard.controller.web import create_app
 from bgboard.engine.board import START, START_POINTS
 from bgboard.engine.game import Match
@@ -237,8 +237,8 @@ def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibrati
     from bgboard.calibration.file import load
     from bgboard.calibration.rectify import FieldView
     from bgboard.controller.play import Play, PlayOptions
-    from bgboard.controller.session import Session
-    from bgboard.controller.stabilizer import Stabilizer
+    from bgboard.controller.turns.session import Session
+    from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.vision.columns import Columns
     from bgboard.vision.synth import Scene, random_scene, render
 
@@ -332,8 +332,8 @@ def test_the_runner_up_and_the_points_in_doubt():
 
 def test_a_stable_view_alone_is_evidence_too():
     """Sessions fed stable views only (no frames) weigh each view as one look."""
-    from bgboard.controller.session import Session
-    from bgboard.controller.stabilizer import StableView
+    from bgboard.controller.turns.session import Session
+    from bgboard.controller.turns.stabilizer import StableView
 
     match = Match()
     session = Session(match, EventBus(), settings=Settings(white_right_high=False))

@@ -13,15 +13,16 @@ import numpy as np
 import pytest
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.events import EventBus
-from bgboard.controller.recorder import field_status, record
-from bgboard.controller.script import (
+from bgboard.controller.demo.film import (
     film_calibration,
     film_match,
     learned_calibration,
     render_frames,
     write_video,
 )
+from bgboard.controller.follow import field_status
+from bgboard.controller.recorder import record
+from bgboard.controller.turns.events import EventBus
 from bgboard.engine.game import Match
 from bgboard.engine.matfile import read_mat
 from bgboard.vision.read import Reader

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from bgboard.controller.broker import parse_url
 from bgboard.controller.hall import Hall
-from bgboard.controller.journal import rebuild
+from bgboard.controller.turns.journal import rebuild
 from bgboard.controller.web.hall import create_hall_app, serve_hall
 from bgboard.engine.matfile import write_mat
 

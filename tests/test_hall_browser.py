@@ -16,12 +16,13 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from bgboard.controller.broker import parse_url
+from bgboard.controller.demo.film import film_calibration, film_match
+from bgboard.controller.follow import settings_for
 from bgboard.controller.hall import Hall
-from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.live import match_facts
-from bgboard.controller.recorder import follow, settings_for
+from bgboard.controller.recorder import follow
 from bgboard.controller.relay import attach
-from bgboard.controller.script import film_calibration, film_match
+from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.controller.web.hall import serve_hall
 from controller_helpers import observations
 from mqtt_helpers import MOSQUITTO, Mosquitto

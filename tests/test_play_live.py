@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from bgboard.controller.script import film_match, render_frames, write_folder
+from bgboard.controller.demo.film import film_match, render_frames, write_folder
 from bgboard.engine.matfile import write_mat
 from bgboard.firmware_bridge.simulator import Simulator
 from film_media import write_calibration

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bgboard.controller.cli import build_parser
-from bgboard.controller.journal import Journal, read_journal
 from bgboard.controller.play import Play, PlayOptions
+from bgboard.controller.turns.journal import Journal, read_journal
 from bgboard.firmware_bridge.discovery import USB_IDS
 from camera_fakes import PI_CONTROLS, install_picamera2
 from cli_helpers import bgboard
@@ -180,8 +180,8 @@ class Shown:
 def test_a_moved_or_lost_field_is_told_on_the_leds_and_the_console(capsys):
     from bgboard.calibration.file import from_dict
     from bgboard.controller.console import Console
+    from bgboard.controller.follow import field_status
     from bgboard.controller.lights import Lights
-    from bgboard.controller.recorder import field_status
     from bgboard.engine.game import Match
     from bgboard.hardware import signals
     from bgboard.vision.steady import Change

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from bgboard.controller.broker import parse_url
+from bgboard.controller.demo.film import Film, film_calibration, film_match
 from bgboard.controller.hall import Hall
-from bgboard.controller.journal import Journal, read_journal, rebuild
 from bgboard.controller.relay import attach
-from bgboard.controller.script import Film, film_calibration, film_match
+from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.engine.matfile import write_mat
 from cli_helpers import BGBOARD, bgboard
 from controller_helpers import observations

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from bgboard.calibration.file import CORNERS, from_dict
-from bgboard.controller.script import film_calibration, film_match, render_frames
-from bgboard.vision.looks import family_look
+from bgboard.controller.demo.film import film_calibration, film_match, render_frames
 from bgboard.vision.steady import (
     LOST_AFTER,
     SETTLE,
@@ -20,6 +19,7 @@ from bgboard.vision.steady import (
     SteadyReader,
     describe,
 )
+from bgboard.vision.looks import family_look
 from bgboard.vision.synth import Scene, draw_arm, random_scene, render
 from vision_helpers import lamp_on
 

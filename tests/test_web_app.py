@@ -11,8 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from bgboard.calibration.file import from_dict
-from bgboard.controller.events import Event
 from bgboard.controller.live import BUTTONS, LiveState
+from bgboard.controller.turns.events import Event
 from bgboard.controller.web import create_app, page_state, serve
 from bgboard.controller.web.pictures import camera_svg, read_svg
 from bgboard.engine.game import Match

@@ -20,7 +20,7 @@ from bgboard.controller.calibrating import Desk, first_corners, inset_corners
 from bgboard.controller.cli import main
 from bgboard.controller.live import LiveState
 from bgboard.controller.play import Play, PlayOptions
-from bgboard.controller.session import Session
+from bgboard.controller.turns.session import Session
 from bgboard.controller.web import create_app
 from bgboard.engine.game import Match
 from bgboard.vision.synth import START_POINTS, Scene, random_scene, render

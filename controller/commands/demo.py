@@ -35,9 +35,9 @@ def run(args) -> int:
     from ...hardware.sim_backend import SimBackend
     from ...vision.read import Reader
     from ..console import Console, summary
+    from ..demo.film import film_match, learned_calibration, render_frames
     from ..lights import Lights
     from ..recorder import record, write_match
-    from ..script import film_match, learned_calibration, render_frames
 
     film = film_match(args.seed, games=1)
     turns = sum(1 for a in film.match.games[0].record if a.kind == "move")

@@ -63,9 +63,9 @@ def run(args) -> int:
     from ...engine.game import Match
     from ..broker import relay_target
     from ..console import Console, summary
-    from ..journal import Journal
     from ..recorder import write_match
     from ..relay import attach
+    from ..turns.journal import Journal
 
     observations, frames = _source(args)
     cal = load(args.calibration) if args.calibration else None
@@ -126,9 +126,10 @@ def _source(args):
 
 
 def _from_observations(args, lines, cal, match, buttons, journal, console):
-    from ..observations import read_stream
-    from ..recorder import follow, settings_for
-    from ..session import Settings
+    from ..follow import settings_for
+    from ..recorder import follow
+    from ..turns.observations import read_stream
+    from ..turns.session import Settings
 
     settings = settings_for(cal.to_dict()) if cal else \
         Settings(white_right_high=args.home == "left")
@@ -143,7 +144,8 @@ def _from_observations(args, lines, cal, match, buttons, journal, console):
 
 def _from_video(frames, cal, match, buttons, journal, console):
     from ...vision.steady import SteadyReader
-    from ..recorder import field_status, record
+    from ..follow import field_status
+    from ..recorder import record
 
     reader = SteadyReader(cal, lambda change: field_status(console.bus, change))
     return record(console.progress(frames), reader.read, calibration=cal.to_dict(),

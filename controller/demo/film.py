@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from ..engine.board import START, WHITE, Color, Position
-from ..engine.game import Game, Match
-from ..engine.moves import Play, apply_step, mover_board, position_from_mover
-from ..vision import synth
+from ...calibration.geometry import white_right_high
+from ...engine.board import START, WHITE, Color, Position
+from ...engine.game import Game, Match
+from ...engine.moves import Play, apply_step, mover_board, position_from_mover
+from ...vision import synth
 
 
 @dataclass(frozen=True)
@@ -61,25 +62,14 @@ def film_calibration(film: Film) -> dict:
 def learned_calibration(film: Film, seed: int = 0) -> dict:
     """The film's calibration with the colours `bgboard calibrate` learns from a frame of
     the start position (the film's first held view)."""
-    from ..calibration.file import from_dict
-    from ..vision.learn import learn
+    from ...calibration.file import from_dict
+    from ...vision.learn import learn
 
     start = next(s for s in film.shots if not s.hand and not s.dice)
     scene = synth.Scene(start.points, {"white": 0, "black": 0}, (), False, film.look)
     return learn(synth.render(scene, seed).image, from_dict(film_calibration(film))).to_dict()
 
 
-def white_right_high(corners_px: dict | tuple) -> bool:
-    """Whether White's right hand (seen from White's edge) is toward field x = 1 (p12/p13).
-
-    p1 -> p12 runs along White's edge (field x) and p1 -> p24 goes away from White; White's
-    right is that away-direction turned a quarter clockwise, seen from above."""
-    if isinstance(corners_px, dict):
-        corners_px = [corners_px[k] for k in ("p1", "p12", "p13", "p24")]
-    p1, p12, _, p24 = (np.asarray(c, float) for c in corners_px)
-    along, away = p12 - p1, p24 - p1
-    right = np.array([-away[1], away[0]])
-    return float(right @ along) > 0
 
 
 class _Filmer:

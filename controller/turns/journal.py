@@ -14,8 +14,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ..engine.board import WHITE
-from ..engine.game import Match
+from ...engine.board import WHITE
+from ...engine.game import Match
 
 VERSION = 1
 

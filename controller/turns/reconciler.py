@@ -13,11 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..engine.board import Position
-from ..engine.moves import BAR, OFF, Play, Step, apply_step, legal_plays, mover_board
-from ..engine.referee import explain
-from ..hardware.layout import mover_place
-from ..hardware.signals import corrections
+from ...engine.board import Position
+from ...engine.moves import BAR, OFF, Play, Step, apply_step, legal_plays, mover_board
+from ...engine.places import corrections, mover_place
+from ...engine.referee import explain
 
 Board = tuple[tuple[int, ...], int, int]  # points, white bar, black bar
 

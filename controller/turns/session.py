@@ -25,8 +25,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..engine.board import START, WHITE, Color
-from ..engine.game import Game, IllegalAction, Match
+from ...engine.board import START, WHITE, Color
+from ...engine.game import Game, IllegalAction, Match
 from . import evidence
 from .events import EventBus
 from .journal import Journal
@@ -589,7 +589,7 @@ class Session:
             return False
         if game.record[-1].kind != "move":
             return False
-        before = game._states[-2].position
+        before = game.before_last
         if v.board != board_of(before) or v.board == board_of(game.board):
             return False
         self.take_back()

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.board import Position
-from ..engine.moves import Play, position_from_mover
+from ...engine.board import Position
+from ...engine.moves import Play, position_from_mover
 from . import evidence
 from .reconciler import ROLLS, TurnJudge, board_of
 
