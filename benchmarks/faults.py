@@ -75,7 +75,7 @@ from bgboard.controller.turns.session import RATIO, Session, Settings
 from bgboard.engine.game import Match
 from bgboard.vision.read import CHECKER_READERS
 from bgboard.vision.steady import SteadyReader
-from bgboard.vision.synth import draw_arm
+from bgboard.vision.synthetic import draw_arm
 
 FPS = 10.0
 CACHE = Path(__file__).parent / "cache" / "faults"

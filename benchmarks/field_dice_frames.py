@@ -15,11 +15,11 @@ import numpy as np
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
-from bgboard.vision.looks import TRAINED, family_scene
-from bgboard.vision.synth import Scene, random_dice, random_scene, render
+from bgboard.vision.synthetic import Scene, random_dice, random_scene, render
+from bgboard.vision.synthetic.looks import TRAINED, family_scene
 
 FIRST_SEED = 100_000
-LOOK_SEED = 200_000  # frames on the trained looks of `vision.looks` (--look-frames)
+LOOK_SEED = 200_000  # frames on the trained looks of `vision.synthetic.looks` (--look-frames)
 BIG_SEED = 250_000  # frames whose dice are larger than the field's expected ones (--big-frames)
 BIG = (1.2, 2.8)  # those dice's sides, times the renderer's: real dice are 0.8-2.6 times the
 # expected size (real_dice.json's boxes, median 1.6: small boards and tournament dice)
@@ -27,7 +27,7 @@ BIG = (1.2, 2.8)  # those dice's sides, times the renderer's: real dice are 0.8-
 
 def frame_scene(seed: int) -> Scene:
     """The scene a training frame starts from, before its dice: a random look below
-    `LOOK_SEED`, then the trained looks of `vision.looks` in turn; from `BIG_SEED` on, even
+    `LOOK_SEED`, then the trained looks of `synthetic.looks` in turn; from `BIG_SEED` on, even
     seeds on those looks and odd ones on random ones."""
     looks = LOOK_SEED <= seed < BIG_SEED or seed >= BIG_SEED and seed % 2 == 0
     return family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05) if looks else \

@@ -15,7 +15,8 @@ from dataclasses import replace
 import numpy as np
 
 from bgboard.controller.demo.film import Film, film_match
-from bgboard.vision import looks, synth
+from bgboard.vision import synthetic as synth
+from bgboard.vision.synthetic import looks
 
 CLASSIC = {f"game{seed}": seed for seed in (2, 3, 4, 7, 8)}
 HELD_OUT = {"logo": 21, "marble": 22, "plain": 23, "turned": 24}

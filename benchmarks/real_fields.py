@@ -105,8 +105,8 @@ def held_out_renders(frames: int, walls: bool = False, trays: bool = False, low:
     the name, corners, image size and geometry)."""
     from train_field_corners import boxed, trayed  # beside this script
 
-    from bgboard.vision.looks import HELD_OUT, family_scene
-    from bgboard.vision.synth import render
+    from bgboard.vision.synthetic import render
+    from bgboard.vision.synthetic.looks import HELD_OUT, family_scene
 
     for i in range(frames):
         family, seed = HELD_OUT[i % len(HELD_OUT)], RENDER_SEED + i

@@ -9,7 +9,7 @@ as a camera sees the same board a moment later (the light 10% up or down, a slig
 light across it, sensor noise, a shift under a pixel, JPEG; `vision.hand.SETTLE` of them, as
 many as a reader may take to settle on a board whose band it flags by itself), then `--arms`
 frames with an arm drawn reaching over the field from outside the picture
-(`vision.synth.draw_arm`, the renders' arms: skin colours, a hand, its shadow), each followed
+(`vision.synthetic.draw_arm`, the renders' arms: skin colours, a hand, its shadow), each followed
 by a clear frame. Two readings of every film: by one `Reader` for the film, as `bgboard play`
 and `record` read (each frame judged against the last one seen clear), and each frame alone,
 as a photo is (a new Reader a frame). The board, its frame and its light are real; the arms
@@ -34,7 +34,7 @@ from bgboard.engine.board import START_POINTS
 from bgboard.vision.hand import NET_MODEL, SETTLE
 from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
-from bgboard.vision.synth import draw_arm
+from bgboard.vision.synthetic import draw_arm
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402

@@ -17,7 +17,7 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
     python benchmarks/train_checkers.py quantize --net FOLDS/c0.onnx   # -> 8-bit, installed
 
-Frames are drawn from the named looks of `vision.looks` except the held-out ones (seeds
+Frames are drawn from the named looks of `vision.synthetic.looks` except the held-out ones (seeds
 400000 and up for training; four positions on each look), read with a calibration of corners
 and geometry only, the corners moved by a pixel or two as a user's clicks would be. Each
 frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
@@ -49,7 +49,8 @@ from train_field_corners import boxed  # beside this script
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision import models, synth
+from bgboard.vision import models
+from bgboard.vision import synthetic as synth
 from bgboard.vision.columns import (
     BEFORE,
     HEIGHT,
@@ -59,9 +60,9 @@ from bgboard.vision.columns import (
     beside_references,
     board_references,
 )
-from bgboard.vision.looks import FAMILIES, TRAINED, family_scene
 from bgboard.vision.models import net_input
-from bgboard.vision.synth import Look, render
+from bgboard.vision.synthetic import Look, render
+from bgboard.vision.synthetic.looks import FAMILIES, TRAINED, family_scene
 
 CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
 MODEL = models.FOLDER / models.CHECKERS
@@ -157,7 +158,7 @@ def frame_view(seed: int, looks: tuple[str, ...], *, tall: bool = False,
 
 
 def shaded(look: Look, seed: int) -> Look:
-    """`look` with one long wall shading its row (`synth.Look.shade_side`): either row, the
+    """`look` with one long wall shading its row (`synthetic.Look.shade_side`): either row, the
     shade reaching SHADE_REACH field heights in and taking SHADE_DEPTH of the light at the
     wall, as a box's far wall under a lamp shades image032's far points."""
     rng = np.random.default_rng([seed, 28])
@@ -172,7 +173,7 @@ def one_coloured(look: Look, seed: int) -> Look:
     where only the checkers' shape tells them from the points."""
     rng = np.random.default_rng([seed, 29])
     colour = look.checkers[0] if rng.random() < MONO_LIGHT else look.checkers[1]
-    return replace(look, points=tuple(synth._jitter(rng, colour, 6) for _ in range(2)))
+    return replace(look, points=tuple(synth.jitter(rng, colour, 6) for _ in range(2)))
 
 
 def write_shards(frames: int, first: int, out: Path, arrays) -> None:
@@ -253,7 +254,7 @@ def load(folder: Path, real: tuple[np.ndarray, np.ndarray] | None = None
 
 def shade_row(rows: np.ndarray, rng) -> np.ndarray:
     """The 26 patches (base at the top) with the 12 of one row of points darkened from their
-    base, as one long wall's shade darkens a real board's row (`synth.Look.shade_side`): the
+    base, as one long wall's shade darkens a real board's row (`synthetic.Look.shade_side`): the
     shade takes SHADE_DEPTH of the light at the field's edge and fades out SHADE_REACH field
     heights in; the frame before the edge is shaded as deep as the edge."""
     edge = BEFORE / (BEFORE + LENGTH) * HEIGHT

@@ -6,10 +6,10 @@
     python benchmarks/train_cube.py train --cache benchmarks/cache/cube --out vision/models
     python benchmarks/train_cube.py measure            # renders held out, real board photos
 
-Material: frames rendered by `vision.synth` from seeds 300000 on, alternately on random looks
-and on the trained looks of `vision.looks` (never the held-out logo and marble), each with
+Material: frames rendered by `vision.synthetic` from seeds 300000 on, alternately on random looks
+and on the trained looks of `vision.synthetic.looks` (never the held-out logo and marble), each with
 up to two dice and, in nine frames of ten, the cube where players leave it
-(`synth.random_cube`). Each frame is kept in `--cache` as the finder's input (`cube.wide_half`)
+(`synthetic.random_cube`). Each frame is kept in `--cache` as the finder's input (`cube.wide_half`)
 with the cube's centre there, and the reader's patches: the cube seen six times (placed and
 sized as the finder and the sizes read might), the dice and eight random places (no cube).
 Once the finder is trained, its false marks on the frames become more "no cube" patches.
@@ -37,8 +37,8 @@ from bgboard.vision import cube as vc
 from bgboard.vision import dice as fd
 from bgboard.vision import models
 from bgboard.vision.dice_photo import crop
-from bgboard.vision.looks import HELD_OUT, TRAINED, family_scene
-from bgboard.vision.synth import random_cube, random_dice, random_scene, render
+from bgboard.vision.synthetic import random_cube, random_dice, random_scene, render
+from bgboard.vision.synthetic.looks import HELD_OUT, TRAINED, family_scene
 
 FIRST_SEED = 300_000
 PLACES = 8  # random "no cube" patches per frame

@@ -13,7 +13,7 @@ from different seeds on the same dice; `vision.dice_photo` averages their probab
 With `--nets`, a kept finder is reused and only missing readers are trained.
 
 Material: the real photos in shared/data/dice-photos (YOLO labels) plus synthetic photos from
-`vision.synth.dice_photo` (seeds 1000+). Folds are contiguous runs of the photos sorted by name,
+`vision.synthetic.dice_photo` (seeds 1000+). Folds are contiguous runs of the photos sorted by name,
 so photos taken one after another stay on one side. Figures are counted by benchmarks/vision.py
 `real_dice`, the official count, run on each fold's held-out photos.
 """
@@ -37,7 +37,7 @@ import vision as bench  # benchmarks/vision.py, beside this script
 from bgboard.vision import dice_photo as dp
 from bgboard.vision.models import FOLDER as MODELS
 from bgboard.vision.models import photo_input
-from bgboard.vision.synth import dice_photo
+from bgboard.vision.synthetic import dice_photo
 
 PHOTOS = bench.SHARED / "data" / "dice-photos"
 SYNTH_SEEDS = range(1000, 1040)

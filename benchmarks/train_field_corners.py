@@ -12,7 +12,7 @@ four corners and the bar's two ends in a photo of any board.
     python benchmarks/real_fields.py --finder net                    # measure on real photos
     python benchmarks/train_field_corners.py refine --real-folds 1,2,3,4   # the refiner
 
-Renders: `vision.looks` families (all of them but the held-out ones) from seed 600000 on,
+Renders: `vision.synthetic.looks` families (all of them but the held-out ones) from seed 600000 on,
 positions, dice and hands as `family_scene` draws them, the whole camera frame with the table
 around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
 draws each board as a box whose walls show beside the field (`boxed`; `--low`: seen from a
@@ -46,9 +46,9 @@ import numpy as np
 
 from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
-from bgboard.vision.looks import TRAINED, family_scene
 from bgboard.vision.models import net_input
-from bgboard.vision.synth import FRAME_SIZE, TRAY_SHADE, render, with_look
+from bgboard.vision.synthetic import FRAME_SIZE, TRAY_SHADE, render, with_look
+from bgboard.vision.synthetic.looks import TRAINED, family_scene
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
 FIRST_SEED = 600_000
@@ -76,11 +76,11 @@ def marks(calibration: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 def boxed(scene, seed: int, low: bool = False):
-    """`scene` as a box whose frame and bar stand above the field (`synth.Look.raised`), seen
+    """`scene` as a box whose frame and bar stand above the field (`synthetic.Look.raised`), seen
     from a camera over a random place near the picture's middle: walls beside the field; or,
     `low`, from a camera low beside the board (its nadir off the field, beyond one edge or
     corner): the far walls' faces show large, as in a photo taken from a player's seat, and
-    the checkers stand up (`synth.Look.standing`), those by a far wall hiding its foot."""
+    the checkers stand up (`synthetic.Look.standing`), those by a far wall hiding its foot."""
     rng = np.random.default_rng([seed, 26])
     if low:
         corners = np.array(scene.look.corners, float)
@@ -99,7 +99,7 @@ def boxed(scene, seed: int, low: bool = False):
 
 
 def trayed(scene, seed: int):
-    """`scene` with bear-off trays as real boxes have them (`synth.Look.trays`): on both sides
+    """`scene` with bear-off trays as real boxes have them (`synthetic.Look.trays`): on both sides
     of the field, one or none, the frame between a sliver to a strip (TRAY_GAP field
     heights), in the field's colour, a shade darker, the frame's colour lighter or felt."""
     rng = np.random.default_rng([seed, 27])

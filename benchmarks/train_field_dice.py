@@ -4,10 +4,10 @@
     python benchmarks/train_field_dice.py --frames 3000 --cache /tmp/field-frames
     python benchmarks/vision.py           # then measure on seeds 0-999 (never trained on)
 
-Material: frames rendered by `vision.synth` from seeds 100000 on, each with one to six dice
+Material: frames rendered by `vision.synthetic` from seeds 100000 on, each with one to six dice
 (a quarter of them leaning; in half the frames also against or on checkers, as dice lie
 while the checkers move) and sometimes a hand; with `--look-frames N`, N more from seeds
-200000 on in the trained looks of `vision.looks` in turn (3D dice and glossy checkers, piles,
+200000 on in the trained looks of `synthetic.looks` in turn (3D dice and glossy checkers, piles,
 inlays, leather...; never the held-out logo and marble); with `--big-frames N`, N more from
 seeds 250000 on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small
 boards (half on those looks); the benchmark reads seeds 0-999 and 2000-2299, so every figure
@@ -301,7 +301,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=3000)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/field-frames"))
     parser.add_argument("--look-frames", type=int, default=0, metavar="N",
-                        help="N frames more on the trained board looks of vision.looks "
+                        help="N frames more on the trained board looks of vision.synthetic.looks "
                              "(glossy 3D checkers, piles, inlays, leather...; never the "
                              "held-out logo and marble), seeds 200000 on")
     parser.add_argument("--big-frames", type=int, default=0, metavar="N",

@@ -17,7 +17,7 @@ through corners moved a pixel or two, cached in shards of 100 frames (rendering 
 where it stopped); and the labelled real board photos of `--real-folds` (each chosen copy
 and every other copy with corners), REAL_CUTS views of each as a camera sees the board a
 moment later (`real_hands.later`), every other one with an arm drawn over the field
-(`vision.synth.draw_arm`, as the renders draw it), through corners moved about 4 px (cached
+(`vision.synthetic.draw_arm`, as the renders draw it), through corners moved about 4 px (cached
 once for every fold; training takes the folds named). There is no real photo of a hand over
 a real board here: the real boards teach the net what is no hand, the drawn arms what is
 one. Training flips the pictures either way and scales their light and contrast; it keeps
@@ -39,9 +39,9 @@ from train_checkers import jittered, write_shards  # beside this script
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.hand import NET_MODEL, net_view
-from bgboard.vision.looks import HELD_OUT, TRAINED, family_scene
 from bgboard.vision.models import net_input
-from bgboard.vision.synth import render
+from bgboard.vision.synthetic import render
+from bgboard.vision.synthetic.looks import HELD_OUT, TRAINED, family_scene
 
 CACHE = Path(__file__).resolve().parent / "cache" / "hands"
 SCORE_SEEDS = {"held-out looks": (HELD_OUT, 900_000), "trained looks": (TRAINED, 910_000)}

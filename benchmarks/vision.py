@@ -9,7 +9,7 @@ a random look; its calibration is learned from a start-position frame of the sam
 would (`--corners-only`: only the corners and geometry are given, as
 users and outside tests give them; `--adapt`: the reader is then adapted to the look on that
 start frame where it reads it mostly right, as `bgboard calibrate` does). `--looks` draws the
-named looks of `vision.looks` instead, `--images` frames of each, and reports them apart.
+named looks of `vision.synthetic.looks` instead, `--images` frames of each, and reports them apart.
 Prints Markdown tables (they go into docs/vision.md); `--misses` also lists every point read
 wrong, with the reader's likeliest readings there.
 """
@@ -31,10 +31,10 @@ from bgboard.vision.column_reader import MODEL
 from bgboard.vision.columns import adapted
 from bgboard.vision.dice_photo import find_dice
 from bgboard.vision.learn import learn
-from bgboard.vision.looks import FAMILIES, HELD_OUT, family_scene
 from bgboard.vision.piles import MODEL as PILES
 from bgboard.vision.read import CHECKER_READERS, Reader
-from bgboard.vision.synth import COVERED, START_POINTS, Scene, covered, random_scene, render
+from bgboard.vision.synthetic import COVERED, START_POINTS, Scene, covered, random_scene, render
+from bgboard.vision.synthetic.looks import FAMILIES, HELD_OUT, family_scene
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

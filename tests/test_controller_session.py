@@ -11,7 +11,7 @@ from bgboard.controller.demo.film import film_calibration as calibration
 from bgboard.controller.recorder import record
 from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.engine.board import BLACK, START, WHITE
-from bgboard.vision import synth
+from bgboard.vision import synthetic as synth
 from controller_helpers import noisy, observation, observations
 
 FILMS = [film_match(seed, games=2, length=3) for seed in (1, 2, 3)]

@@ -240,7 +240,7 @@ def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibrati
     from bgboard.controller.turns.session import Session
     from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.vision.columns import Columns
-    from bgboard.vision.synth import Scene, random_scene, render
+    from bgboard.vision.synthetic import Scene, random_scene, render
 
     shown = render(Scene(tuple(HALFWAY), look=random_scene(4).look), 4)
     path = tmp_path / "cal.json"

@@ -17,7 +17,7 @@ from bgboard.controller.commands.read import cube_for_ids, cube_text, notes
 from bgboard.controller.photo import pips, position_ids, put_on_bar, swap_colours
 from bgboard.engine.board import BLACK, WHITE, Position
 from bgboard.engine.ids import MatchState, position_id, xgid
-from bgboard.vision.synth import START_POINTS, Cube, Scene, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Cube, Scene, random_scene, render
 from vision_helpers import calibrated, write_frame
 
 START_ID = "4HPwATDgc/ABMA"

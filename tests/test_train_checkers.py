@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import train_checkers as tc  # noqa: E402
 
-from bgboard.vision.synth import Look, random_look  # noqa: E402
+from bgboard.vision.synthetic import Look, random_look  # noqa: E402
 
 
 @pytest.mark.parametrize("least", [6, 8])

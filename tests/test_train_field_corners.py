@@ -64,7 +64,7 @@ def test_a_cut_refiner_sample_still_holds_its_corner():
 
 
 def test_trays_are_drawn_of_every_kind_and_the_same_for_a_seed():
-    from bgboard.vision.synth import Scene, with_look
+    from bgboard.vision.synthetic import Scene, with_look
 
     board = with_look(Scene((0,) * 24), field=(200.0, 180.0, 140.0))
     looks = [tfc.trayed(board, seed).look for seed in range(40)]
@@ -75,7 +75,7 @@ def test_trays_are_drawn_of_every_kind_and_the_same_for_a_seed():
 
 
 def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_tall_walls_and_standing_checkers():
-    from bgboard.vision.synth import Scene
+    from bgboard.vision.synthetic import Scene
 
     board = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
     looks = [tfc.boxed(board, seed, low=True).look for seed in range(40)]

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from bgboard.controller.cli import main
-from bgboard.vision.synth import START_POINTS, Scene, dice_photo, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Scene, dice_photo, random_scene, render
 from camera_fakes import install_capture, install_picamera2
 from vision_helpers import calibrated, write_frame
 

@@ -22,7 +22,7 @@ from bgboard.vision.column_reader import (
 )
 from bgboard.vision.columns import references
 from bgboard.vision.read import Reader
-from bgboard.vision.synth import START_POINTS, Scene, random_look, render
+from bgboard.vision.synthetic import START_POINTS, Scene, random_look, render
 from cli_helpers import bgboard
 
 

@@ -19,7 +19,7 @@ from bgboard.vision.columns import (
     near_edge,
     patch_matrix,
 )
-from bgboard.vision.synth import Look, Scene, render
+from bgboard.vision.synthetic import Look, Scene, render
 
 
 def test_each_patch_shows_its_own_point_from_the_base() -> None:
@@ -115,7 +115,7 @@ def test_a_reader_adapted_at_calibration_compares_each_row_with_the_boards_bare_
 
     from bgboard.vision.columns import adapted, beside_references
     from bgboard.vision.read import Reader
-    from bgboard.vision.synth import START_POINTS, random_scene
+    from bgboard.vision.synthetic import START_POINTS, random_scene
 
     look = random_scene(3).look
     start = render(Scene(START_POINTS, look=look), 3)
@@ -135,7 +135,7 @@ def test_a_reader_adapted_at_calibration_compares_each_row_with_the_boards_bare_
 
 
 def _start_look(seed: int):
-    from bgboard.vision.synth import START_POINTS, random_scene
+    from bgboard.vision.synthetic import START_POINTS, random_scene
 
     look = random_scene(seed).look
     return look, render(Scene(START_POINTS, look=look), seed)
@@ -166,7 +166,7 @@ def test_a_confirmed_frame_teaches_the_reader_its_bare_rows_where_no_die_lies() 
 
     from bgboard.vision.columns import adapted
     from bgboard.vision.read import Reader
-    from bgboard.vision.synth import START_POINTS, Die
+    from bgboard.vision.synthetic import START_POINTS, Die
 
     look, start = _start_look(5)
     cal = adapted(start.image, from_dict(start.calibration), [*START_POINTS, 0, 0])
@@ -234,7 +234,7 @@ def test_a_patch_reaching_further_shows_that_much_of_the_column_squeezed() -> No
 
 def test_each_sets_colour_is_the_median_first_checker_of_its_rows() -> None:
     from bgboard.vision.columns import BASE_ROWS, set_colours
-    from bgboard.vision.synth import START_POINTS
+    from bgboard.vision.synthetic import START_POINTS
 
     patches = np.full((26, HEIGHT, WIDTH, 3), 90, np.uint8)  # the board
     counts = [*START_POINTS, 0, 0]
@@ -252,9 +252,9 @@ def test_the_start_frame_tells_the_reader_which_set_is_white_on_a_board_of_one_s
     # marble frame 195 of the held-out looks: only White's checkers on the field, half in a
     # shade; unadapted the shaded rows are taken for Black's (docs/vision.md)
     from bgboard.vision.columns import adapted
-    from bgboard.vision.looks import family_scene
     from bgboard.vision.read import Reader
-    from bgboard.vision.synth import START_POINTS
+    from bgboard.vision.synthetic import START_POINTS
+    from bgboard.vision.synthetic.looks import family_scene
 
     scene = family_scene(195, "marble", hand=0.1, cocked=0.15)
     start = render(Scene(START_POINTS, look=scene.look), 195, shot=1)

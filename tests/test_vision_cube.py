@@ -13,7 +13,7 @@ from bgboard.calibration.rectify import FieldView
 from bgboard.controller.cli import main
 from bgboard.controller.photo import position_ids
 from bgboard.vision import cube
-from bgboard.vision.synth import START_POINTS, Cube, Scene, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Cube, Scene, random_scene, render
 
 SEED = 11
 CORNERS = {"p1": (1100, 640), "p12": (180, 640), "p13": (180, 80), "p24": (1100, 80)}

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bgboard.vision.dice_photo import CROP, crop, find_centres, find_dice, nets, read_values
-from bgboard.vision.synth import dice_photo
+from bgboard.vision.synthetic import dice_photo
 
 
 @pytest.mark.parametrize("seed", [5, 6, 7])

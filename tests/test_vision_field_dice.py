@@ -10,9 +10,9 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice
 from bgboard.vision.learn import learn
-from bgboard.vision.looks import family_scene
 from bgboard.vision.read import Reader
-from bgboard.vision.synth import DICE, START_POINTS, Die, Scene, random_scene, render
+from bgboard.vision.synthetic import DICE, START_POINTS, Die, Scene, random_scene, render
+from bgboard.vision.synthetic.looks import family_scene
 
 
 @cache

@@ -11,9 +11,8 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import checkers, hand
 from bgboard.vision.learn import learn
-from bgboard.vision.looks import family_scene
 from bgboard.vision.read import Reader
-from bgboard.vision.synth import (
+from bgboard.vision.synthetic import (
     SKINS,
     START_POINTS,
     Scene,
@@ -22,6 +21,7 @@ from bgboard.vision.synth import (
     render,
     with_look,
 )
+from bgboard.vision.synthetic.looks import family_scene
 from vision_helpers import lamp_on, learned_from_start
 
 

@@ -1,4 +1,4 @@
-"""The named looks of vision.looks: what each family draws, and the renderer's new parts
+"""The named looks of vision.synthetic.looks: what each family draws, and the renderer's new parts
 (players' piles, lens distortion, a tilted camera) placing things where the truth says."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bgboard.vision import synth
-from bgboard.vision.looks import (
+from bgboard.vision import synthetic as synth
+from bgboard.vision.synthetic import FRAME_SIZE, contrasted, distort, piled, render
+from bgboard.vision.synthetic.looks import (
     FAMILIES,
     HELD_OUT,
     TRAINED,
@@ -15,7 +16,6 @@ from bgboard.vision.looks import (
     family_scene,
     tilted_corners,
 )
-from bgboard.vision.synth import FRAME_SIZE, contrasted, distort, piled, render
 
 
 def test_every_family_renders_a_frame_whose_field_is_in_the_picture() -> None:
@@ -84,7 +84,7 @@ def test_a_towers_look_draws_every_pile_of_six_as_towers() -> None:
 
     look = replace(family_look(np.random.default_rng(0), "classic"), pile="towers")
     points = (9, -7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, -8)
-    for _, n, _, spots in synth._strips(look, points, {"white": 0, "black": 0}):
+    for _, n, _, spots in synth.strips(look, points, {"white": 0, "black": 0}):
         assert len(spots) == n
         assert sum(layer == 0 for _, _, layer, _ in spots) == 5
         assert max(layer for _, _, layer, _ in spots) == (n - 1) // 5
@@ -92,7 +92,7 @@ def test_a_towers_look_draws_every_pile_of_six_as_towers() -> None:
 
 def test_distort_is_where_the_lens_shows_an_ideal_point() -> None:
     k1 = 0.08
-    map_x, map_y = synth._lens_maps(k1)
+    map_x, map_y = synth.lens_maps(k1)
     for ideal in [(100.0, 80.0), (640.0, 360.0), (1200.0, 650.0), (300.0, 600.0)]:
         (x, y), = distort([ideal], k1)
         ix, iy = round(x), round(y)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from bgboard.vision import dice, dice_photo, models
-from bgboard.vision.synth import random_scene, render
+from bgboard.vision.synthetic import random_scene, render
 
 PACKAGE = Path(models.__file__).resolve().parents[1]  # the bgboard package (the repo root)
 

@@ -10,7 +10,7 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import piles
 from bgboard.vision.columns import HEIGHT, WIDTH, Columns, references
-from bgboard.vision.synth import START_POINTS, Scene, random_look, render
+from bgboard.vision.synthetic import START_POINTS, Scene, random_look, render
 
 
 def start_frame(seed: int = 3):
@@ -139,7 +139,7 @@ def test_the_shipped_counter_reads_towers_the_checker_net_alone_reads_as_five() 
     from train_piles import kind
 
     from bgboard.vision.column_reader import ColumnReader
-    from bgboard.vision.looks import HELD_OUT
+    from bgboard.vision.synthetic.looks import HELD_OUT
 
     seed = 900003
     assert kind(seed) == {"towers": True}

@@ -7,7 +7,7 @@ import pytest
 
 from bgboard.calibration.file import from_dict
 from bgboard.vision.read import Reader
-from bgboard.vision.synth import DICE, START_POINTS, Die, Scene, random_scene, render
+from bgboard.vision.synthetic import DICE, START_POINTS, Die, Scene, random_scene, render
 from vision_helpers import calibrated, learned_from_start
 
 

@@ -19,8 +19,8 @@ from bgboard.vision.steady import (
     SteadyReader,
     describe,
 )
-from bgboard.vision.looks import family_look
-from bgboard.vision.synth import Scene, draw_arm, random_scene, render
+from bgboard.vision.synthetic import Scene, draw_arm, random_scene, render
+from bgboard.vision.synthetic.looks import family_look
 from vision_helpers import lamp_on
 
 

@@ -1,13 +1,14 @@
 """The synthetic renderer: deterministic, varied, and its ground truth matches its scene."""
 
+import subprocess
+import sys
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from bgboard.vision.checkers import pyramid
-from bgboard.vision.looks import family_scene
-from bgboard.vision.synth import (
+from bgboard.vision.synthetic import (
     CANVAS_H,
     CUBE_FACES,
     DIE_PARALLAX,
@@ -16,15 +17,16 @@ from bgboard.vision.synth import (
     Die,
     Look,
     Scene,
-    _cube_faces,
     contrasted,
     covered,
+    cube_faces,
     random_cube,
     random_look,
     random_scene,
     render,
     with_look,
 )
+from bgboard.vision.synthetic.looks import family_scene
 
 
 def test_same_scene_and_seed_give_the_same_frame():
@@ -121,7 +123,7 @@ def test_one_walls_shade_darkens_its_row_and_its_checkers_and_leaves_the_other_r
 
 def test_a_3d_die_from_straight_above_shows_its_top_only_a_square_die_side_wide():
     look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 0.0))
-    faces = _cube_faces(look, Die(4, (0.5, 0.5), 0.0), (100.0, 50.0))
+    faces = cube_faces(look, Die(4, (0.5, 0.5), 0.0), (100.0, 50.0))
     side = look.die_size * CANVAS_H
     centre = (100 + 0.5 * CANVAS_H * look.aspect, 50 + 0.5 * CANVAS_H)
     assert [value for value, *_ in faces] == [4]
@@ -131,7 +133,7 @@ def test_a_3d_die_from_straight_above_shows_its_top_only_a_square_die_side_wide(
 
 def test_a_3d_die_seen_at_an_angle_shows_the_side_towards_the_view_and_its_value_on_top():
     look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 1.0))
-    faces = _cube_faces(look, Die(1, (0.5, 0.5), 0.0), (0.0, 0.0))
+    faces = cube_faces(look, Die(1, (0.5, 0.5), 0.0), (0.0, 0.0))
     side = look.die_size * CANVAS_H
     # 1 on top, 6 below, 2-5 round the sides: the side facing down the canvas (the view) is 3
     assert [value for value, *_ in faces] == [1, 3]
@@ -144,7 +146,7 @@ def test_a_3d_die_seen_at_an_angle_shows_the_side_towards_the_view_and_its_value
 
 def test_a_leaning_3d_die_shows_two_faces_even_from_straight_above_and_keeps_its_value():
     look = replace(random_look(np.random.default_rng(2)), style="3d", view=(0.0, 0.0))
-    faces = _cube_faces(look, Die(6, (0.5, 0.5), 10.0, cocked=True), (0.0, 0.0))
+    faces = cube_faces(look, Die(6, (0.5, 0.5), 10.0, cocked=True), (0.0, 0.0))
     assert [value for value, *_ in faces][0] == 6 and len(faces) == 2
     truth = render(Scene(START_POINTS, dice=(Die(6, (0.3, 0.5), 10.0, True),), look=look), 3)
     x, y, w, h = truth.truth["dice"][0]["box_px"]
@@ -248,3 +250,11 @@ def test_the_benchmarks_towers_hiding_a_checker_are_found():
         scene = family_scene(seed, family, hand=0.1, cocked=0.15)
         assert scene.points[point - 1] == -6
         assert covered(scene.look, scene.points)[point - 1] == 1
+
+
+def test_the_live_reader_never_imports_the_renderer():
+    code = ("import sys, bgboard.vision.read, bgboard.vision.steady, bgboard.vision.dice, "
+            "bgboard.vision.cube, bgboard.vision.dice_photo, bgboard.vision.corners; "
+            "print([m for m in sys.modules if 'synth' in m])")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout == "[]\n"

@@ -19,7 +19,7 @@ from bgboard.controller.calibrating import Desk, inset_corners
 from bgboard.controller.live import LiveState
 from bgboard.controller.web import serve
 from bgboard.engine.game import Match
-from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Scene, random_scene, render
 from web_helpers import Replay
 
 CHROMIUM = "/usr/bin/chromium"

@@ -23,7 +23,7 @@ from bgboard.controller.play import Play, PlayOptions
 from bgboard.controller.turns.session import Session
 from bgboard.controller.web import create_app
 from bgboard.engine.game import Match
-from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Scene, random_scene, render
 
 SIZE = (1280, 720)
 FIELD = {"p1": [1100, 600], "p12": [100, 600], "p13": [100, 100], "p24": [1100, 100]}

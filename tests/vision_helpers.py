@@ -10,7 +10,7 @@ import numpy as np
 
 from bgboard.calibration.file import from_dict
 from bgboard.vision.learn import learn
-from bgboard.vision.synth import START_POINTS, Scene, random_scene, render
+from bgboard.vision.synthetic import START_POINTS, Scene, random_scene, render
 
 
 @cache

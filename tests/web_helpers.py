@@ -24,7 +24,7 @@ from bgboard.engine.game import Match
 from bgboard.hardware.config import load_config
 from bgboard.hardware.display import Display
 from bgboard.hardware.sim_backend import SimBackend
-from bgboard.vision import synth
+from bgboard.vision import synthetic as synth
 from controller_helpers import observation
 
 

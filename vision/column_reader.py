@@ -2,7 +2,7 @@
 that counts the checkers by their shape and says which set they belong to.
 
 It needs nothing learned at calibration: only the field corners and geometry. It is trained
-by benchmarks/train_checkers.py on the named looks of `vision.looks` and runs with OpenCV's
+by benchmarks/train_checkers.py on the named looks of `synthetic.looks` and runs with OpenCV's
 DNN module (`vision/models/checkers.onnx`). Each row is read beside what its place looks
 like bare: first the frame's medians, then, for the points that reading is unsure of, its own
 row's bare points (light seldom falls alike on both rows). A row it is unsure of is read again

@@ -6,7 +6,7 @@ convolutional finder marks cube centres on a half-size top-down view of the fiel
 around it (`wide_half`); a reader then looks at a top-down patch of the frame around each
 mark and says "no cube" (a die, a checker, anything else) or the number on top: 2, 4, 8, 16,
 32 or 64, in any of the four turns a face can show. Both were trained on frames rendered by
-`vision.synth` with a cube, the reader also on real dice and real board photos as "no cube"
+`vision.synthetic` with a cube, the reader also on real dice and real board photos as "no cube"
 (benchmarks/train_cube.py); docs/vision.md has their figures on renders and on the real
 board photos that show a cube. `bgboard read --find-cube` uses them.
 """

@@ -4,7 +4,7 @@ A fully convolutional finder marks each die's centre on the half-size top-down f
 `read` warps anyway); a reader then looks at a top-down patch of the original frame around
 each centre (the field is warped below the frame's resolution, too coarse for pips) and says
 "no die" or 1-6, and whether the die leans (`cocked`). Both were trained on frames rendered by
-`vision.synth` from seeds the benchmark never reads (benchmarks/train_field_dice.py).
+`vision.synthetic` from seeds the benchmark never reads (benchmarks/train_field_dice.py).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ...calibration.geometry import white_right_high
 from ...engine.board import START, WHITE, Color, Position
 from ...engine.game import Game, Match
 from ...engine.moves import Play, apply_step, mover_board, position_from_mover
-from ...vision import synth
+from ...vision import synthetic as synth
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class _Filmer:
                 x = self.rng.uniform(0.62, 0.92) if high else self.rng.uniform(0.08, 0.38)
                 y = self.rng.uniform(0.3, 0.7)
                 die = synth.Die(value, (x, y), self.rng.uniform(0, 360), False)
-                if synth._free(self.film.look, pos.points, _bar(pos), (x, y), placed):
+                if synth.free(self.film.look, pos.points, _bar(pos), (x, y), placed):
                     placed.append(die)
                     break
             else:

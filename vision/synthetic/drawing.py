@@ -5,7 +5,7 @@ shadows, dice), warps it into a 1280x720 camera frame with perspective and any t
 hands, lighting, noise, blur and JPEG. Everything is deterministic from the seed.
 
 A look may also carry what real boards have and `random_look` never draws (the named looks of
-`vision.looks` use them): patterned fields (`pattern`: inlay, logo, marble, leather), checkers
+`synthetic.looks` use them): patterned fields (`pattern`: inlay, logo, marble, leather), checkers
 drawn with their thickness, ridges and gloss (`style="3d"`), lamp glare (`glare`), lens
 distortion (`distortion`) and checkers piled as players pile them (`pile="players"`: long
 rows, towers, checkers off the middle of their point). Their defaults draw today's looks
@@ -20,386 +20,38 @@ each edge, one colour each.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from ..calibration.geometry import FieldGeometry
-from .checkers import pyramid
+from .scene import (
+    CANVAS_H,
+    CUBE_FACES,
+    DICE,
+    FRAME_SIZE,
+    TRAY_WIDTH,
+    Cube,
+    Die,
+    Look,
+    Rendered,
+    Scene,
+    canvas_layout,
+    jitter,
+    pick,
+    strips,
+    tray_ends,
+)
 
-FRAME_SIZE = (1280, 720)
-START_POINTS = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
-CANVAS_H = 560  # canvas pixels per field height
 SPRITE = 64  # die sprite side in pixels
 DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
-TRAY_WIDTH = 0.1  # a bear-off tray's width, in field widths
 TRAY_SHADE = 0.8  # a tray's colour unless the look gives one: the field's, this much as bright
-COVERED = 0.05  # a checker this near (diameters) the middle of one below it cannot be counted
 STANDING_STEPS = 6  # copies a standing checker is drawn in, base to top (`Look.standing`)
 DIE_LIGHT = np.array([-0.3, -0.4, 1.0]) / np.linalg.norm([-0.3, -0.4, 1.0])  # light on a die
-CHECKER_PAIRS = (  # (light, dark) checker colours, RGB
-    ((242, 240, 232), (30, 30, 32)), ((236, 226, 200), (200, 160, 60)),
-    ((245, 245, 245), (170, 30, 35)), ((238, 228, 200), (95, 60, 35)),
-    ((230, 230, 220), (30, 80, 50)), ((250, 250, 250), (40, 60, 140)),
-    ((225, 215, 190), (110, 25, 40)), ((205, 205, 205), (70, 70, 72)),
-    ((240, 215, 120), (25, 25, 25)), ((250, 245, 235), (120, 85, 60)),
-)
-POINT_PAIRS = (
-    ((170, 40, 40), (35, 35, 35)), ((235, 220, 185), (110, 70, 40)),
-    ((40, 110, 60), (230, 225, 210)), ((40, 70, 140), (225, 215, 190)),
-    ((120, 30, 40), (215, 200, 165)), ((200, 150, 70), (60, 40, 30)),
-    ((30, 30, 30), (200, 40, 40)), ((90, 130, 150), (240, 235, 220)),
-)
-FIELDS = ((40, 95, 55), (215, 195, 155), (175, 130, 80), (30, 60, 45), (200, 180, 140),
-          (120, 30, 35), (35, 50, 90), (225, 215, 195))
-FRAMES = ((95, 60, 35), (60, 38, 25), (140, 95, 55), (180, 140, 90), (40, 30, 25))
-TABLES = ((120, 110, 100), (60, 50, 45), (170, 160, 150), (90, 70, 50))
-CUBE_FACES = (2, 4, 8, 16, 32, 64)  # the doubling cube's faces; 64 stands for 1 in the middle
-CUBE_COLOURS = (((245, 240, 225), (20, 20, 20)), ((30, 30, 30), (240, 240, 240)),
-                ((235, 225, 190), (120, 25, 30)), ((110, 70, 40), (240, 230, 200)),
-                ((180, 30, 35), (250, 250, 250)), ((250, 250, 250), (40, 60, 140)))
-CUBE_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-              cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_COMPLEX | cv2.FONT_ITALIC)
-DICE = (((250, 250, 245), (20, 20, 20)), ((200, 30, 30), (250, 250, 250)),
-        ((20, 20, 20), (250, 250, 250)), ((30, 120, 60), (250, 250, 250)),
-        ((245, 235, 200), (30, 30, 30)), ((30, 60, 170), (250, 250, 250)))
 SKINS = ((230, 190, 165), (200, 150, 120), (150, 100, 70), (95, 60, 40), (240, 205, 185))
 PIPS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
         4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
         6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
-
-
-@dataclass(frozen=True)
-class Die:
-    """A die on the field: its value, where it lies (field_xy), its turn and whether it leans."""
-
-    value: int
-    field_xy: tuple[float, float]
-    angle: float = 0.0
-    cocked: bool = False
-
-
-@dataclass(frozen=True)
-class Cube:
-    """The doubling cube: the number on its top face, where it lies (field_xy; beyond 0-1 on
-    the frame or in a tray), its turn, its side (a share of the field's height), its body and
-    ink colours (RGB), its numerals' font (an OpenCV Hershey font) and their stroke (pixels
-    of a 64-pixel face)."""
-
-    face: int
-    field_xy: tuple[float, float]
-    angle: float = 0.0
-    size: float = 0.055
-    colours: tuple = CUBE_COLOURS[0]
-    font: int = cv2.FONT_HERSHEY_DUPLEX
-    stroke: int = 3
-
-
-@dataclass(frozen=True)
-class Look:
-    """Everything about how a board and its picture look, apart from what is on it."""
-
-    geometry: FieldGeometry = FieldGeometry()
-    aspect: float = 1.35  # field width / height
-    checker_ratio: float = 0.9  # checker diameter / column width
-    checkers: tuple = CHECKER_PAIRS[0]
-    points: tuple = POINT_PAIRS[0]
-    field: tuple = FIELDS[0]
-    frame: tuple = FRAMES[0]
-    table: tuple = TABLES[0]
-    dice: tuple = DICE[0]
-    texture: str = "felt"  # felt | wood | plain
-    grain: float = 0.06
-    corners: tuple = ((1100, 640), (180, 640), (180, 80), (1100, 80))  # p1 p12 p13 p24 px
-    light: tuple[float, float] = (0.5, -0.7)  # light direction for shadows, canvas units
-    shadow: float = 0.35
-    gradient: float = 0.2
-    blob_shadow: float = 0.0
-    noise: float = 2.0
-    blur: float = 0.0
-    jpeg: int = 0  # 0: none
-    die_size: float = 0.04  # die side / field height
-    pattern: str = "none"  # none | inlay | logo | marble | leather
-    style: str = "flat"  # flat | 3d (thickness towards `view`, ridges, gloss)
-    view: tuple[float, float] = (0.0, 1.0)  # canvas direction in which a checker's side shows
-    glare: float = 0.0  # lamp reflections: highlights on checkers and a patch on the board
-    distortion: float = 0.0  # radial lens distortion k1 (> 0: barrel)
-    pile: str = "rows"  # rows (the reader's convention) | players (long rows, towers, off-centre)
-    # | towers (players' piles, always as towers on the first five)
-    wall: float = 0.0  # reach of the shadow the box's walls and the raised bar cast on the field,
-    # as a share of the field's height (0: a flat board)
-    ornament: str = "none"  # none | knob (a round knob at each point's tip) | disc (an inlaid
-    # disc at each point's base): round shapes on bare points, where a checker would lie
-    raised: float = 0.0  # how much larger the frame's and the bar's top look than the field,
-    # seen from the camera: wall height / (camera height - wall height); 0: a flat board
-    nadir: tuple[float, float] = (640.0, 360.0)  # frame pixel straight below the camera
-    standing: float = 0.0  # with `raised`: the checkers' height as a share of the walls', drawn
-    # standing towards the camera, so that those by a far wall hide its foot; 0: drawn flat
-    trays: str = "low"  # bear-off trays beside the field: low (beside points 1 and 24, field
-    # x 0) | high (beside points 12 and 13) | both | none
-    tray: tuple | None = None  # the trays' colour (None: the field's, TRAY_SHADE as bright)
-    tray_gap: float = 0.07  # the frame between the field and a tray, in field heights
-    shade_side: str = "none"  # none | low (the wall along points 1-12) | high (along 13-24):
-    # one long wall shading its row, checkers included, deeper than the other (a box's far
-    # wall under a lamp: light seldom falls alike on both rows)
-    shade_reach: float = 0.3  # how far that shade reaches into the field, in field heights
-    shade_depth: float = 0.5  # the share of the light it takes at the wall
-
-
-@dataclass(frozen=True)
-class Scene:
-    """What is on the board: the board array, the bar, the dice, a hand, and the look."""
-
-    points: tuple[int, ...]
-    bar: dict = field(default_factory=lambda: {"white": 0, "black": 0})
-    dice: tuple[Die, ...] = ()
-    hand: bool = False
-    look: Look = Look()
-    cube: Cube | None = None  # the doubling cube, where the photo shows it
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """A synthetic frame with its calibration (DESIGN.md dict) and its ground truth."""
-
-    image: np.ndarray
-    calibration: dict
-    truth: dict
-
-
-# --- random looks and scenes ------------------------------------------------------------------
-def _pick(rng, options):
-    return options[int(rng.integers(len(options)))]
-
-
-def _jitter(rng, rgb, amount=18):
-    return tuple(int(np.clip(c + rng.normal(0, amount), 0, 255)) for c in rgb)
-
-
-def random_corners(rng, aspect: float) -> tuple:
-    """Field corners p1, p12, p13, p24 in a 1280x720 frame: any turn, perspective, mirror.
-
-    The field and a band of frame around it are always fully in the picture."""
-    w, h = FRAME_SIZE
-    turn = _pick(rng, (0, 0, 90, 180, 270)) + rng.normal(0, 6)
-    base = np.array([[aspect, 1], [-aspect, 1], [-aspect, -1], [aspect, -1]]) / 2
-    if rng.random() < 0.5:  # home on the left: the mirror image
-        base[:, 0] *= -1
-    base += rng.normal(0, 0.025, base.shape)  # perspective
-    t = np.radians(turn)
-    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    pts = base @ rot.T
-    span = (pts.max(0) - pts.min(0)) * 1.12
-    scale = rng.uniform(0.8, 1.0) * min((w - 20) / span[0], (h - 20) / span[1])
-    pts *= scale
-    room = np.array([w, h]) - (pts.max(0) - pts.min(0)) * 1.12 - 20
-    centre = np.array([w, h]) / 2 + rng.uniform(-0.5, 0.5, 2) * np.maximum(room, 0)
-    pts = pts - (pts.max(0) + pts.min(0)) / 2 + centre
-    return tuple((round(float(x), 1), round(float(y), 1)) for x, y in pts)
-
-
-def _lab(rgb) -> np.ndarray:
-    return cv2.cvtColor(np.uint8([[rgb]]), cv2.COLOR_RGB2LAB)[0, 0].astype(float)
-
-
-def contrasted(checkers, board, least: float = 45.0) -> bool:
-    """Checkers stand out from every board colour (Lab distance, OpenCV 8-bit scale)."""
-    return all(np.linalg.norm(_lab(c) - _lab(b)) >= least for c in checkers for b in board)
-
-
-def random_look(rng) -> Look:
-    """A varied look: colours, textures, geometry, camera, light and image quality.
-
-    Checker and dice colours always stand out from the board colours (boards are made that
-    way; a checker or a die the colour of a point is not supported)."""
-    geo = FieldGeometry(rng.uniform(0.07, 0.11), rng.uniform(0.36, 0.46))
-    aspect = rng.uniform(1.2, 1.5)
-    column = (1 - geo.bar_width) / 12 * aspect
-    ratio = min(rng.uniform(0.86, 0.96), 0.485 / (5 * column))
-    while True:
-        pair = _pick(rng, CHECKER_PAIRS)
-        checkers = (_jitter(rng, pair[0], 8), _jitter(rng, pair[1], 12))
-        points = tuple(_jitter(rng, c) for c in _pick(rng, POINT_PAIRS))
-        field_rgb, frame = _jitter(rng, _pick(rng, FIELDS)), _jitter(rng, _pick(rng, FRAMES))
-        dice = _pick(rng, DICE)
-        if contrasted((*checkers, dice[0]), (*points, field_rgb, frame)):
-            break
-    return Look(
-        geometry=geo, aspect=aspect, checker_ratio=ratio, checkers=checkers, points=points,
-        field=field_rgb, frame=frame, table=_jitter(rng, _pick(rng, TABLES)),
-        dice=dice,
-        texture=_pick(rng, ("felt", "wood", "plain")), grain=rng.uniform(0.02, 0.1),
-        corners=random_corners(rng, aspect),
-        light=(rng.uniform(-1, 1), rng.uniform(-1, 1)), shadow=rng.uniform(0.15, 0.5),
-        gradient=rng.uniform(0, 0.4), blob_shadow=rng.uniform(0, 0.35) * (rng.random() < 0.4),
-        noise=rng.uniform(0, 6), blur=rng.uniform(0, 1.3) * (rng.random() < 0.6),
-        jpeg=int(rng.integers(40, 95)) * (rng.random() < 0.6), die_size=rng.uniform(0.036, 0.046),
-    )
-
-
-def random_position(rng) -> tuple[tuple[int, ...], dict]:
-    """A random legal-looking board: 15 checkers a side over points, bar and off."""
-    points = [0] * 24
-    bar = {}
-    for key, sign in (("white", 1), ("black", -1)):
-        off = int(rng.choice([0] * 12 + [1, 2, 3, 5, 8, 12, 15]))
-        bar[key] = int(rng.choice([0] * 8 + [1, 1, 2, 3]))
-        left = max(0, 15 - off - bar[key])
-        if left == 0:
-            bar[key] = min(bar[key], 15 - off)
-        while left:
-            free = [i for i in range(24) if points[i] * sign >= 0]
-            i = _pick(rng, free)
-            n = min(left, int(rng.choice([1, 1, 2, 2, 3, 4, 5, 6, 7, 9])), 15 - abs(points[i]))
-            points[i] += sign * n
-            left -= n
-    return tuple(points), bar
-
-
-def random_dice(rng, look: Look, points, bar, cocked: float = 0.1,
-                count: int | None = None) -> tuple[Die, ...]:
-    """Zero to two dice (mostly two), or `count` dice, on free places of the field."""
-    count = int(rng.choice([0, 1, 2, 2, 2, 2])) if count is None else count
-    dice: list[Die] = []
-    for _ in range(200):
-        if len(dice) == count:
-            break
-        xy = (float(rng.uniform(0.06, 0.94)), float(rng.uniform(0.08, 0.92)))
-        if _free(look, points, bar, xy, dice):
-            dice.append(Die(int(rng.integers(1, 7)), xy, float(rng.uniform(0, 360)),
-                            bool(rng.random() < cocked)))
-    return tuple(dice)
-
-
-def random_cube(rng, look: Look) -> Cube:
-    """The cube where players leave it: in the middle (64 up, half-way between the players)
-    on the bar or beside the field, or turned to 2-64 on its owner's side of either; a fifth
-    of the time anywhere on the field. Any size from dice size to 1.8 times it, colours, font,
-    stroke and turn."""
-    size = look.die_size * rng.uniform(1.1, 1.8)
-    centred = rng.random() < 0.4
-    face = 64 if centred else int(_pick(rng, CUBE_FACES))
-    y = rng.uniform(0.4, 0.6) if centred else rng.choice((-1, 1)) * rng.uniform(0.22, 0.44) + 0.5
-    where = rng.random()
-    if where < 0.4:
-        x = sum(look.geometry.bar_x) / 2 + rng.normal(0, 0.005)
-    elif where < 0.8:
-        x = _beside(rng, look, size)
-    else:
-        x, y = rng.uniform(0.04, 0.96), rng.uniform(0.05, 0.95)
-    body, ink = _pick(rng, (*CUBE_COLOURS, look.dice))
-    return Cube(face, (float(x), float(y)), float(rng.uniform(0, 360)), float(size),
-                (_jitter(rng, body, 12), _jitter(rng, ink, 12)), int(_pick(rng, CUBE_FONTS)),
-                int(rng.integers(2, 6)))
-
-
-def _beside(rng, look: Look, size: float) -> float:
-    """A field x beside one end of the field, on the frame or in the tray there."""
-    (cw, _), (ox, _), (fw, _) = _canvas_layout(look)
-    half = size * CANVAS_H / 2 / fw
-    low, high = -ox / fw, (cw - ox) / fw
-    if rng.random() < 0.5:
-        return rng.uniform(min(low + half, -half), -half)
-    return rng.uniform(1 + half, max(high - half, 1 + half))
-
-
-def _free(look: Look, points, bar, xy, dice) -> bool:
-    """No checker and no other die within reach of a die at field point xy."""
-    fx, fy = xy
-    reach_x = 0.75 * look.die_size / look.aspect
-    bx0, bx1 = look.geometry.bar_x
-    if bx0 - reach_x - 0.01 < fx < bx1 + reach_x + 0.01:
-        return False
-    for d in dice:
-        if abs(d.field_xy[0] - fx) < 3 * reach_x and abs(d.field_xy[1] - fy) < 2.2 * look.die_size:
-            return False
-    for strip in _strips(look, points, bar):
-        for cx, cy, _, _ in strip[3]:
-            r = look.checker_ratio * look.geometry.column_width / 2
-            if abs(cx - fx) < r + reach_x and abs(cy - fy) * look.aspect < r + reach_x * 1.1:
-                return False
-    return True
-
-
-def random_scene(seed: int, *, hand: float = 0.1, cocked: float = 0.1) -> Scene:
-    """A random scene (position, dice, maybe a hand) on a random look."""
-    rng = np.random.default_rng(seed)
-    look = random_look(rng)
-    points, bar = random_position(rng)
-    dice = random_dice(rng, look, points, bar, cocked)
-    return Scene(points, bar, dice, bool(rng.random() < hand), look)
-
-
-# --- checker placement -----------------------------------------------------------------------
-def _strips(look: Look, points, bar):
-    """Per row of checkers: (colour key, n, start, [(x, y, layer, step)...]) in field units."""
-    geo = look.geometry
-    d = look.checker_ratio * geo.column_width * look.aspect  # diameter in field-height units
-    rows = []
-    for p in range(1, 25):
-        n = points[p - 1]
-        if n:
-            rows.append((geo.point_x(p), geo.point_y(p)[0], n))
-    bar_x = sum(geo.bar_x) / 2
-    white_low = sum(look.light) > 0  # which half of the bar holds white: varies with the look
-    for key, sign in (("white", 1), ("black", -1)):
-        if bar.get(key):
-            low = white_low if key == "white" else not white_low
-            rows.append((bar_x, 0.0 if low else 1.0, sign * bar[key]))
-    out = []
-    for i, (x, base, n) in enumerate(rows):
-        direction = 1 if base == 0.0 else -1
-        if look.pile != "rows" and i < len(rows) - sum(1 for v in bar.values() if v):
-            seed = [i, abs(n), *(round(10 * v) for v in look.corners[0])]
-            style = "towers" if look.pile == "towers" else None
-            layout = piled(abs(n), np.random.default_rng(seed), look.checker_ratio, style)
-        else:
-            layout = [(layer, 0.0, t * 1.02) for layer, t in pyramid(abs(n))]
-        spots = [(x + dx * d / look.aspect, base + direction * t * d, layer, d)
-                 for layer, dx, t in layout]
-        out.append(("white" if n > 0 else "black", abs(n), base, spots))
-    return out
-
-
-def covered(look: Look, points, within: float = COVERED) -> list[int]:
-    """Per point 1-24, how many of its checkers lie on one of the layer below within `within`
-    of a diameter of its middle: drawn over it so nearly that from above it shows at most as
-    a sliver of rim (a tower's checker set squarely on another; no camera over the board
-    can count it). The rows as `render` lays them out (`_strips`)."""
-    rows = iter(_strips(look, points, {}))  # a row per point that holds checkers, in order
-    out = []
-    for n in points:
-        spots = next(rows)[3] if n else []
-        xy = {k: np.array([(x * look.aspect, y) for x, y, layer, _ in spots if layer == k])
-              for *_, k, _ in spots}
-        out.append(sum(1 for x, y, k, d in spots if k and np.hypot(
-            *(xy[k - 1] - (x * look.aspect, y)).T).min() < within * d))
-    return out
-
-
-def piled(n: int, rng, ratio: float, style: str | None = None
-          ) -> list[tuple[int, float, float]]:
-    """(layer, sideways offset, distance from the base), in diameters, of n checkers piled as
-    players pile them: one long row reaching towards the middle, towers on the first checkers,
-    or the usual pyramid (`style`: one of those, or None for any); every checker a little off
-    the middle of its point."""
-    style = style or rng.choice(["long", "towers", "pyramid"])
-    if style == "long":
-        gap = rng.uniform(0.9, 1.0)
-        row = min(n, 7)
-        spots = [(0, 0.0, (i + 0.5) * gap) for i in range(row)]
-        spots += [(1 + i // row, 0.0, (i % row + 0.5) * gap + 0.15) for i in range(n - row)]
-    elif style == "towers":
-        row = min(n, 5)
-        spots = [(0, 0.0, i + 0.5) for i in range(row)]
-        spots += [(1 + i // row, 0.0, i % row + 0.5 + rng.uniform(-0.12, 0.12))
-                  for i in range(n - row)]
-    else:
-        spots = [(layer, 0.0, t) for layer, t in pyramid(n)]
-    slack = max(0.0, (1 / ratio - 1) / 2 + 0.08)
-    return [(layer, float(rng.uniform(-slack, slack)), t + float(rng.uniform(-0.04, 0.04)))
-            for layer, _, t in spots]
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -417,31 +69,16 @@ def _texture(rng, shape, kind: str, strength: float) -> np.ndarray:
     return 1 + strength * t / max(float(t.std()), 1e-6)
 
 
-def _canvas_layout(look: Look):
-    """Canvas size and the field's origin on it (frame and trays around the field)."""
-    fh = CANVAS_H
-    fw = round(fh * look.aspect)
-    m = round(0.07 * fh)
-    reach = round(TRAY_WIDTH * fw) + round(look.tray_gap * fh)
-    low, high = (reach if end in _tray_ends(look) else 0 for end in ("low", "high"))
-    return (fw + 2 * m + low + high, fh + 2 * m), (m + low, m), (fw, fh)
-
-
-def _tray_ends(look: Look) -> tuple[str, ...]:
-    """The field's ends ("low", "high") with a bear-off tray beside them."""
-    return {"both": ("low", "high"), "none": ()}.get(look.trays, (look.trays,))
-
-
 def _tray_boxes(look: Look, origin, size) -> list[tuple[int, int, int, int]]:
     """The bear-off trays beside the field (x0, y0, x1, y1 on the canvas)."""
     (ox, oy), (fw, fh) = origin, size
     width, gap = round(TRAY_WIDTH * fw), round(look.tray_gap * fh)
     xs = {"low": ox - gap - width, "high": ox + fw + gap}
-    return [(xs[end], oy, xs[end] + width, oy + fh) for end in _tray_ends(look)]
+    return [(xs[end], oy, xs[end] + width, oy + fh) for end in tray_ends(look)]
 
 
 def _draw_board(rng, look: Look) -> np.ndarray:
-    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    (cw, ch), (ox, oy), (fw, fh) = canvas_layout(look)
     img = np.zeros((ch, cw, 3), np.float32)
     img[:] = look.frame
     img[oy:oy + fh, ox:ox + fw] = look.field
@@ -490,7 +127,7 @@ def _side_shade(look: Look) -> np.ndarray:
     """The gain of one long wall's shade (`look.shade_side`) over the canvas: it takes
     `shade_depth` of the light at the wall and fades linearly to nothing `shade_reach` field
     heights into the field, on the field and on whatever lies on it."""
-    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    (cw, ch), (ox, oy), (fw, fh) = canvas_layout(look)
     rows = np.arange(ch, dtype=np.float32)
     distance = rows - oy if look.shade_side == "low" else oy + fh - 1 - rows
     near = np.clip(1 - distance / (look.shade_reach * fh), 0, 1) * (distance >= 0)
@@ -504,7 +141,7 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
     a leather field's stitching."""
     (ox, oy), (fw, fh) = origin, size
     field_box = (slice(oy, oy + fh), slice(ox, ox + fw))
-    ink = tuple(float(c) for c in _jitter(rng, _pick(rng, ((235, 215, 150), (25, 20, 20),
+    ink = tuple(float(c) for c in jitter(rng, pick(rng, ((235, 215, 150), (25, 20, 20),
                                                            (245, 245, 240), (150, 30, 30)))))
     aa = cv2.LINE_AA
     if look.pattern == "inlay":
@@ -520,11 +157,11 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
             cv2.polylines(img, [np.round(diamond * 16).astype(np.int32)], True, ink, 2, aa, 4)
             cv2.circle(img, (round(c[0] * 16), round(c[1] * 16)), round(r * 8), ink, -1, aa, 4)
     elif look.pattern == "logo":
-        bx = _pick(rng, _half_middles(look, ox, fw))
+        bx = pick(rng, _half_middles(look, ox, fw))
         c = (round(bx), round(oy + fh / 2))
         axes = (round(fh * rng.uniform(0.1, 0.16)), round(fh * rng.uniform(0.05, 0.08)))
         cv2.ellipse(img, c, axes, 0, 0, 360, ink, max(2, round(fh * 0.008)), aa)
-        text = _pick(rng, ("BACKGAMMON", "TAVLA", "CLUB", "BG"))
+        text = pick(rng, ("BACKGAMMON", "TAVLA", "CLUB", "BG"))
         scale = axes[0] * 1.5 / (len(text) * 20)
         mask = np.zeros(img.shape[:2], np.uint8)  # putText draws on 8-bit images only
         cv2.putText(mask, text, (c[0] - axes[0] * 3 // 4, c[1] + round(scale * 12)),
@@ -564,7 +201,7 @@ def _ornaments(img, rng, look: Look, origin, size) -> None:
     column = look.geometry.column_width * fw
     r = column * rng.uniform(0.2, 0.45)
     shade = rng.uniform(0.6, 1.0)
-    ink = _jitter(rng, _pick(rng, ((235, 215, 150), (25, 20, 20), (245, 245, 240),
+    ink = jitter(rng, pick(rng, ((235, 215, 150), (25, 20, 20), (245, 245, 240),
                                    (150, 30, 30), (120, 70, 40))))
     for p in range(1, 25):
         (_, base), _, (x, tip) = look.geometry.triangle(p, (ox, oy), (fw, fh))
@@ -706,7 +343,7 @@ def _die_matrix(look: Look, die: Die, origin, shape) -> np.ndarray:
     return m
 
 
-def _cube_faces(look: Look, die: Die, origin) -> list[tuple[int, float, np.ndarray]]:
+def cube_faces(look: Look, die: Die, origin) -> list[tuple[int, float, np.ndarray]]:
     """The faces of a die drawn as a cube (3D looks) that the camera sees: (value, light on
     it, its four canvas corners in the order of a face sprite's). Seen as the checkers are,
     the top moves `DIE_PARALLAX` sides from the base against `look.view`, so the sides
@@ -736,10 +373,10 @@ def _cube_faces(look: Look, die: Die, origin) -> list[tuple[int, float, np.ndarr
 
 
 def _draw_cube(img, look: Look, die: Die, origin, paint=None) -> None:
-    """A die drawn as a cube (`_cube_faces`) with its shadow; `paint(value, light)` draws
+    """A die drawn as a cube (`cube_faces`) with its shadow; `paint(value, light)` draws
     each face (sprite and mask), a die's pips unless given."""
     size = look.die_size * CANVAS_H
-    faces = _cube_faces(look, die, origin)
+    faces = cube_faces(look, die, origin)
     pad = round(size)
     x0, y0 = np.floor(np.min([xy.min(0) for *_, xy in faces], 0)).astype(int) - pad
     x1, y1 = np.ceil(np.max([xy.max(0) for *_, xy in faces], 0)).astype(int) + pad
@@ -810,7 +447,7 @@ def _draw_doubling(img, look: Look, cube: Cube, origin) -> None:
 
 def _camera(look: Look) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
     """Homography canvas -> frame, the field origin on the canvas and the canvas size."""
-    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    (cw, ch), (ox, oy), (fw, fh) = canvas_layout(look)
     src = np.float32([[ox, oy], [ox + fw, oy], [ox + fw, oy + fh], [ox, oy + fh]])
     dst = np.float32(look.corners)
     return cv2.getPerspectiveTransform(src, dst), (ox, oy), (cw, ch)
@@ -852,7 +489,7 @@ def draw_arm(img: np.ndarray, rng, corners) -> None:
                  max(3, round(width * 0.18)), cv2.LINE_AA)
     shadow = cv2.GaussianBlur(np.roll(mask, (25, 20), (0, 1)), (0, 0), 15)
     img *= (1 - 0.45 * shadow)[..., None]
-    skin = np.array(_pick(rng, SKINS), np.float32)
+    skin = np.array(pick(rng, SKINS), np.float32)
     shade = 0.75 + 0.35 * cv2.GaussianBlur(mask, (0, 0), width * 0.2)
     colour = skin[None, None, :] * shade[..., None]
     img[:] = img * (1 - mask[..., None]) + colour * mask[..., None]
@@ -896,8 +533,8 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     look = scene.look
     board_bg, table_part, cover, homography, origin, state = _stage(look, seed)
     board = board_bg.copy()
-    strips = _strips(look, scene.points, scene.bar)
-    _draw_checkers(board, look, strips, origin, CANVAS_H)
+    placed = strips(look, scene.points, scene.bar)
+    _draw_checkers(board, look, placed, origin, CANVAS_H)
     _draw_dice(board, look, scene.dice, origin)
     if scene.cube:
         _draw_doubling(board, look, scene.cube, origin)
@@ -906,7 +543,7 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     warped = cv2.warpPerspective(board, homography, FRAME_SIZE, flags=cv2.INTER_AREA)
     img = table_part + warped * cover
     if look.raised:
-        standing = _checker_layer(look, strips, origin) if look.standing else None
+        standing = _checker_layer(look, placed, origin) if look.standing else None
         _raise_box(img, board, look, homography, standing)
     if scene.hand:
         rng = _resume(state)
@@ -920,16 +557,16 @@ def render(scene: Scene, seed: int = 0, shot: int = 0) -> Rendered:
     if look.glare:
         img += _glare(look, seed)[..., None]
     if look.distortion:
-        img = cv2.remap(img, *_lens_maps(look.distortion), cv2.INTER_LINEAR,
+        img = cv2.remap(img, *lens_maps(look.distortion), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REFLECT)
     image = _finish(img, noise, look)
     return Rendered(image, _calibration(look), _truth(scene, homography, origin))
 
 
 def _checker_layer(look: Look, strips, origin) -> np.ndarray:
-    """The checkers (`_strips`) alone on the board's canvas, and as a fourth channel how much
+    """The checkers (`strips`) alone on the board's canvas, and as a fourth channel how much
     of each pixel they cover."""
-    (cw, ch), _, _ = _canvas_layout(look)
+    (cw, ch), _, _ = canvas_layout(look)
     layer = np.zeros((ch, cw, 3), np.float32)
     _draw_checkers(layer, look, strips, origin, CANVAS_H)
     cover = np.zeros((ch, cw, 3), np.float32)
@@ -963,7 +600,7 @@ def _raise_box(img, board, look: Look, homography, checkers=None) -> None:
     `_checker_layer`) the checkers standing, then the top itself over them. The top's plane is
     the field's scaled about the nadir (a pinhole camera looking down), so the near walls hide
     the field's edge and the far ones show below the frame's edge."""
-    (cw, ch), (ox, oy), (fw, fh) = _canvas_layout(look)
+    (cw, ch), (ox, oy), (fw, fh) = canvas_layout(look)
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
     top = _about_nadir(look, 1 + look.raised) @ homography
     walls = [((0, 0), (cw, 0), (cw, ch), (0, ch))]  # the outer walls
@@ -1004,7 +641,7 @@ def _glare(look: Look, seed: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4)
-def _lens_maps(k1: float) -> tuple[np.ndarray, np.ndarray]:
+def lens_maps(k1: float) -> tuple[np.ndarray, np.ndarray]:
     """remap() maps of a barrel-distorting lens: each frame pixel looks at the ideal picture
     (1 + k1 r^2) further from the centre, r in half frame widths."""
     w, h = FRAME_SIZE
@@ -1016,7 +653,7 @@ def _lens_maps(k1: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def distort(points, k1: float) -> list[tuple[float, float]]:
-    """Where ideal frame points appear through the lens of `_lens_maps` (solved by iteration)."""
+    """Where ideal frame points appear through the lens of `lens_maps` (solved by iteration)."""
     w, h = FRAME_SIZE
     out = []
     for x, y in points:
@@ -1084,7 +721,7 @@ def _truth(scene: Scene, homography, origin) -> dict:
 def _box_px(look: Look, die: Die, origin, homography) -> list[int]:
     """The frame box (x, y, w, h) around a die as `_draw_dice` draws it."""
     if look.style == "3d":
-        canvas = np.concatenate([xy for *_, xy in _cube_faces(look, die, origin)])
+        canvas = np.concatenate([xy for *_, xy in cube_faces(look, die, origin)])
     else:
         shape = (round(SPRITE * 1.2), SPRITE) if die.cocked else (SPRITE, SPRITE)
         m = _die_matrix(look, die, origin, shape)
@@ -1097,16 +734,11 @@ def _box_px(look: Look, die: Die, origin, homography) -> list[int]:
     return [int(x0), int(y0), int(x1 - x0), int(y1 - y0)]
 
 
-def with_look(scene: Scene, **changes) -> Scene:
-    """The same scene with some look fields changed."""
-    return replace(scene, look=replace(scene.look, **changes))
-
-
 def dice_photo(values, seed: int = 0, size: int = 640) -> tuple[np.ndarray, list[dict]]:
     """A top-down photo of loose dice on a plain surface, and each die's value and box_px."""
     rng = np.random.default_rng(seed)
     img = np.zeros((size, size, 3), np.float32)
-    img[:] = _jitter(rng, (225, 222, 215), 8)
+    img[:] = jitter(rng, (225, 222, 215), 8)
     img *= _texture(rng, (size, size), "felt", 0.02)[..., None]
     truth, placed = [], []
     side = rng.uniform(34, 44)
@@ -1116,7 +748,7 @@ def dice_photo(values, seed: int = 0, size: int = 640) -> tuple[np.ndarray, list
             if all(np.linalg.norm(xy - p) > 2.2 * side for p in placed):
                 break
         placed.append(xy)
-        sprite, mask = _die_sprite(value, *_pick(rng, DICE), SPRITE, False)
+        sprite, mask = _die_sprite(value, *pick(rng, DICE), SPRITE, False)
         m = cv2.getRotationMatrix2D((SPRITE / 2, SPRITE / 2), float(rng.uniform(0, 90)),
                                     side / SPRITE)
         m[:, 2] += xy - SPRITE / 2

@@ -1,10 +1,10 @@
-"""Named board looks, far wider than `synth.random_look`: the boards people own.
+"""Named board looks, far wider than `scene.random_look`: the boards people own.
 
 Each family stresses one thing real boards do to a reader, on top of a random look (and, in
 every family but `classic`, a random mix of 3D checkers, players' piles, glare and lens
 distortion):
 
-- `classic`: `synth.random_look` as it is (checkers that stand out from every board colour).
+- `classic`: `scene.random_look` as it is (checkers that stand out from every board colour).
 - `same-colour`: checkers the colours of the points (cream on cream, red on red).
 - `cream-gold`: cream points with white checkers, gold points with gold checkers.
 - `inlaid`: inlaid lines around the points and the field, a diamond in each half.
@@ -27,8 +27,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import synth
-from .synth import FRAME_SIZE, Look, Scene
+from . import scene
+from .scene import FRAME_SIZE, Look, Scene
 
 FAMILIES = ("classic", "same-colour", "cream-gold", "inlaid", "logo", "marble", "leather",
             "glossy", "tilted", "piled", "studded")
@@ -41,18 +41,18 @@ def family_look(rng, family: str) -> Look:
     """A random look of the named family."""
     if family not in FAMILIES:
         raise ValueError(f"unknown look {family!r}: choose one of {', '.join(FAMILIES)}")
-    look = synth.random_look(rng)
+    look = scene.random_look(rng)
     if family == "classic":
         return look
     look = _extras(rng, look)
     if family == "same-colour":
         light, dark = sorted(look.points, key=sum, reverse=True)
-        look = replace(look, checkers=(synth._jitter(rng, light, 8), synth._jitter(rng, dark, 8)))
+        look = replace(look, checkers=(scene.jitter(rng, light, 8), scene.jitter(rng, dark, 8)))
     elif family == "cream-gold":
-        points = (synth._jitter(rng, CREAM, 6), synth._jitter(rng, GOLD, 8))
+        points = (scene.jitter(rng, CREAM, 6), scene.jitter(rng, GOLD, 8))
         look = replace(look, points=points if rng.random() < 0.5 else points[::-1],
-                       checkers=(synth._jitter(rng, (245, 240, 228), 5),
-                                 synth._jitter(rng, GOLD, 8)))
+                       checkers=(scene.jitter(rng, (245, 240, 228), 5),
+                                 scene.jitter(rng, GOLD, 8)))
     elif family in ("inlaid", "logo", "marble", "leather"):
         texture = {"inlaid": "wood", "leather": "felt"}.get(family, look.texture)
         look = replace(look, pattern={"inlaid": "inlay"}.get(family, family), texture=texture)
@@ -64,11 +64,11 @@ def family_look(rng, family: str) -> Look:
     elif family == "piled":
         look = replace(look, pile="players")
     else:
-        look = replace(look, ornament=synth._pick(rng, ("knob", "disc")))
+        look = replace(look, ornament=scene.pick(rng, ("knob", "disc")))
         if rng.random() < 0.5:
             light, dark = sorted(look.points, key=sum, reverse=True)
-            look = replace(look, checkers=(synth._jitter(rng, light, 8),
-                                           synth._jitter(rng, dark, 8)))
+            look = replace(look, checkers=(scene.jitter(rng, light, 8),
+                                           scene.jitter(rng, dark, 8)))
     return look
 
 
@@ -112,6 +112,6 @@ def family_scene(seed: int, family: str, *, hand: float = 0.1, cocked: float = 0
     """A random scene (position, dice, maybe a hand) on a random look of the family."""
     rng = np.random.default_rng([seed, FAMILIES.index(family)])
     look = family_look(rng, family)
-    points, bar = synth.random_position(rng)
-    dice = synth.random_dice(rng, look, points, bar, cocked)
+    points, bar = scene.random_position(rng)
+    dice = scene.random_dice(rng, look, points, bar, cocked)
     return Scene(points, bar, dice, bool(rng.random() < hand), look)
