@@ -43,6 +43,22 @@ from .scene import (
     tray_ends,
 )
 
+__all__ = [
+    "DIE_LIGHT",
+    "DIE_PARALLAX",
+    "PIPS",
+    "SKINS",
+    "SPRITE",
+    "STANDING_STEPS",
+    "TRAY_SHADE",
+    "cube_faces",
+    "dice_photo",
+    "distort",
+    "draw_arm",
+    "lens_maps",
+    "render",
+]
+
 SPRITE = 64  # die sprite side in pixels
 DIE_PARALLAX = 0.35  # a 3D look's die top lies this many die sides from its base
 TRAY_SHADE = 0.8  # a tray's colour unless the look gives one: the field's, this much as bright

@@ -14,6 +14,44 @@ import numpy as np
 from ...calibration.geometry import FieldGeometry
 from ..checkers import pyramid
 
+__all__ = [
+    "CANVAS_H",
+    "CHECKER_PAIRS",
+    "COVERED",
+    "CUBE_COLOURS",
+    "CUBE_FACES",
+    "CUBE_FONTS",
+    "DICE",
+    "FIELDS",
+    "FRAMES",
+    "FRAME_SIZE",
+    "POINT_PAIRS",
+    "START_POINTS",
+    "TABLES",
+    "TRAY_WIDTH",
+    "Cube",
+    "Die",
+    "Look",
+    "Rendered",
+    "Scene",
+    "canvas_layout",
+    "contrasted",
+    "covered",
+    "free",
+    "jitter",
+    "pick",
+    "piled",
+    "random_corners",
+    "random_cube",
+    "random_dice",
+    "random_look",
+    "random_position",
+    "random_scene",
+    "strips",
+    "tray_ends",
+    "with_look",
+]
+
 FRAME_SIZE = (1280, 720)
 START_POINTS = (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)
 CANVAS_H = 560  # canvas pixels per field height
