@@ -19,8 +19,8 @@ import time
 
 import cv2
 import numpy as np
-from films import NAMES, film, seed_of
 
+from bgboard.benchmarks.films import NAMES, film, seed_of
 from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.controller.demo.film import film_calibration, render_frames
 from bgboard.vision.steady import FieldWatch

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from checkpoints import keep, resume  # beside this script
 from torch import nn
 
+from bgboard.benchmarks.checkpoints import keep, resume
 from bgboard.vision.models import net_input
 
 BATCH = 256

@@ -63,9 +63,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from bumps import FOLLOW, bumped
-from films import CLASSIC, NAMES, film, seed_of
 
+from bgboard.benchmarks.bumps import FOLLOW, bumped
+from bgboard.benchmarks.films import CLASSIC, NAMES, film, seed_of
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.geometry import white_right_high
 from bgboard.controller.demo.film import Film, learned_calibration, render_frames

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from checkpoints import keep, resume  # beside this script
 from torch import nn
 
+from bgboard.benchmarks.checkpoints import keep, resume
 from bgboard.vision import field_finder as ff
 
 BATCH = 16

@@ -35,21 +35,13 @@ points. `--finder-net FILE.onnx` (with
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from bgboard.calibration.rectify import FieldView
-from bgboard.vision.column_reader import MODEL, ColumnReader
-from bgboard.vision.columns import Columns, board_references
-from bgboard.vision.piles import MODEL as PILES
-from bgboard.vision.read import CHECKER_READERS, Reader
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
+from bgboard.benchmarks.label_real_boards import (
     PHOTOS,
     calibration,
     copy_entries,
@@ -57,6 +49,11 @@ from label_real_boards import (  # noqa: E402  (a sibling script, not a package)
     load_labels,
     warp_field,
 )
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.column_reader import MODEL, ColumnReader
+from bgboard.vision.columns import Columns, board_references
+from bgboard.vision.piles import MODEL as PILES
+from bgboard.vision.read import CHECKER_READERS, Reader
 
 COLOURS = ("white", "black")
 SURENESS = (0.5, 0.8, 0.9, 0.99, 0.999)  # bounds of the reliability table's rows

@@ -19,19 +19,16 @@ never trained on, over all folds).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from bgboard.benchmarks.label_real_boards import PHOTOS, calibration, load_labels
+from bgboard.benchmarks.real_boards import OneLineParser, pct
 from bgboard.calibration.file import Calibration
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice, dice_photo
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402  (sibling scripts)
-from real_boards import OneLineParser, pct  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "real_dice.json"
 INSIDE = 0.02  # a die this far (field share) outside the field's edge still lies on it

@@ -24,21 +24,18 @@ renders too, with the installed `AGREE`).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from bgboard.benchmarks.label_real_boards import PHOTOS, calibration, copy_entries, load_labels
+from bgboard.benchmarks.real_boards import OneLineParser
 from bgboard.calibration.file import CORNERS
 from bgboard.controller.corners_sure import AGREE, SHARE, evidence
 from bgboard.controller.photo import read_photo
 from bgboard.vision import field_finder
 from bgboard.vision.corners import START, find_field, labellings
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from label_real_boards import PHOTOS, calibration, copy_entries, load_labels  # noqa: E402
-from real_boards import OneLineParser  # noqa: E402
 
 RIGHT = 1 / 3  # the largest corner error, in point widths, of a field found right
 RENDER_SEED = 700_000  # renders measured: apart from train_field_corners.py's (600000 on)
@@ -103,8 +100,7 @@ def measure_renders(frames: int, finder: str, net: Path, refiner: Path | None = 
 def held_out_renders(frames: int, walls: bool = False, trays: bool = False, low: bool = False):
     """Each render of `measure_renders` as its family, its image and its label (an entry of
     the name, corners, image size and geometry)."""
-    from train_field_corners import boxed, trayed  # beside this script
-
+    from bgboard.benchmarks.train_field_corners import boxed, trayed
     from bgboard.vision.synthetic import render
     from bgboard.vision.synthetic.looks import HELD_OUT, family_scene
 

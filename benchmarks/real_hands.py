@@ -29,16 +29,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.benchmarks.label_real_boards import PHOTOS, calibration, load_labels
+from bgboard.benchmarks.real_boards import OneLineParser
 from bgboard.calibration.file import CORNERS
 from bgboard.engine.board import START_POINTS
 from bgboard.vision.hand import NET_MODEL, SETTLE
 from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
 from bgboard.vision.synthetic import draw_arm
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from label_real_boards import PHOTOS, calibration, load_labels  # noqa: E402
-from real_boards import OneLineParser  # noqa: E402
 
 
 def later(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:

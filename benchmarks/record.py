@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import cv2
-from films import NAMES, film, seed_of
 
+from bgboard.benchmarks.films import NAMES, film, seed_of
 from bgboard.calibration.file import from_dict
 from bgboard.controller.demo.film import learned_calibration, write_video
 from bgboard.controller.frames import open_recording

@@ -45,8 +45,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from train_field_corners import boxed  # beside this script
 
+from bgboard.benchmarks.train_field_corners import boxed
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import models
@@ -272,7 +272,8 @@ def real_photos(folds: set[int]):
     the entry as that copy sees it, the image, a minimal calibration through the labelled
     corners, which of the 24 points are labelled for sure, the 26 rows' signed counts)."""
     import cv2
-    from label_real_boards import PHOTOS, copy_entries, load_labels
+
+    from bgboard.benchmarks.label_real_boards import PHOTOS, copy_entries, load_labels
 
     for entry in load_labels():
         if entry["partial"] or entry["fold"] not in folds:
@@ -295,7 +296,7 @@ def real_patches(folds: set[int], cuts: int = REAL_CUTS, pasted: int = 0,
     a `shade` share of the moved cuts with one row in a wall's shade (`shade_row`); then `pasted`
     cuts more of each with real checkers pasted on its bare points (`pasted.composite`: its
     own checkers or another photo's of these folds)."""
-    from pasted import composite
+    from bgboard.benchmarks.pasted import composite
 
     rng = np.random.default_rng(1)
     photos, donors = real_photos_with_sprites(folds, 1 if pasted else 0)
@@ -319,8 +320,8 @@ def real_photos_with_sprites(folds: set[int], scale: int, length: float = LENGTH
     """`real_photos`' (image, minimal calibration, sure points, signed counts, its board's
     checkers) and every board's checkers: `pasted.sprites` of each photo's chosen copy, cut
     from patches `scale` times the checker net's reaching `length` (scale 0: none)."""
-    from label_real_boards import PHOTOS, checker_centres
-    from pasted import sprites
+    from bgboard.benchmarks.label_real_boards import PHOTOS, checker_centres
+    from bgboard.benchmarks.pasted import sprites
 
     photos, donors = [], []
     for entry, seen, image, minimal, keep, labelled in real_photos(folds):
@@ -426,7 +427,7 @@ def main() -> None:
                       big=args.big, walls=args.walls, towers=args.towers, shade=args.shade,
                       mono=args.mono)
     elif args.step == "train":
-        import checker_net  # beside this script: the PyTorch half
+        from bgboard.benchmarks import checker_net  # the PyTorch half
 
         real = None
         if args.real_folds:
@@ -444,7 +445,7 @@ def main() -> None:
                           widths, args.threads, args.seed)
     else:
         render_shards(args.frames, args.first, FAMILIES, args.cache / f"score_{args.first}")
-        import checker_net
+        from bgboard.benchmarks import checker_net
 
         checker_net.score(*load(args.cache / f"score_{args.first}"), args.out)
 

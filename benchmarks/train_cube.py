@@ -29,8 +29,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from augment import recolour  # beside this script
 
+from bgboard.benchmarks.augment import recolour
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import cube as vc
@@ -182,7 +182,8 @@ def reader_net():
     """The cube reader, afresh (PyTorch)."""
     import torch
     from torch import nn
-    from train_field_dice import reader_body
+
+    from bgboard.benchmarks.train_field_dice import reader_body
 
     class Reader(nn.Module):
         """Probabilities of no cube (0) and of each number on top for the cube in a 48x48
@@ -238,7 +239,7 @@ def false_marks(folder: Path, seeds, finder) -> list[tuple]:
 def dice_photo_items(rng) -> list[tuple]:
     """"No cube" patches of the 200 real dice photos (../shared/data/dice-photos; none is a
     board photo): each die twice, seen at the sizes the reader sees dice at on a board."""
-    from train_dice_photo import PHOTOS, load_photos
+    from bgboard.benchmarks.train_dice_photo import PHOTOS, load_photos
 
     return [(crop(image, x + dx * side, y + dy * side, side * rng.uniform(0.9, 1.7),
                   vc.PATCH_CUBES, vc.PATCH), 0)
@@ -320,8 +321,8 @@ def real_photos(folds=range(5)):
     """(photo's name and fold, image, view through its labelled corners, its cube as
     benchmarks/data/real_dice.json labels it or None) for the real board photos of `folds`
     whose corners are labelled (real_boards.json)."""
-    from label_real_boards import PHOTOS, calibration, load_labels
-    from real_dice import load as load_dice
+    from bgboard.benchmarks.label_real_boards import PHOTOS, calibration, load_labels
+    from bgboard.benchmarks.real_dice import load as load_dice
 
     cubes = {p["name"]: d for p in load_dice() for d in p["dice"] if d["kind"] == "cube"}
     for entry in load_labels():
@@ -354,8 +355,8 @@ def board_items(folds: set[int], finder, rng) -> list[tuple]:
 
 
 def train(args) -> None:
-    from train_dice_photo import fit
-    from train_field_dice import Finder, export, finder_loss, from_onnx
+    from bgboard.benchmarks.train_dice_photo import fit
+    from bgboard.benchmarks.train_field_dice import Finder, export, finder_loss, from_onnx
 
     seeds = sorted(int(p.stem) for p in args.cache.glob("*.npz"))
     data = [np.load(args.cache / f"{s}.npz") for s in seeds]

@@ -30,10 +30,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from augment import recolour
 from torch import nn
 
-import vision as bench  # benchmarks/vision.py, beside this script
+from bgboard.benchmarks import vision as bench
+from bgboard.benchmarks.augment import recolour
 from bgboard.vision import dice_photo as dp
 from bgboard.vision.models import FOLDER as MODELS
 from bgboard.vision.models import photo_input

@@ -151,7 +151,7 @@ def load_renders(folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]
 
 def load_real(folds: set[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The labelled real photos of `folds` (every copy with corners) and their marks."""
-    from label_real_boards import PHOTOS, copy_entries, load_labels
+    from bgboard.benchmarks.label_real_boards import PHOTOS, copy_entries, load_labels
 
     items = []
     for entry in load_labels():
@@ -290,7 +290,7 @@ def main() -> None:
         render_frames(args.frames, args.first, args.cache / "frames", args.walls, args.trays,
                       args.low)
         return
-    import field_net  # beside this script: the PyTorch half
+    from bgboard.benchmarks import field_net  # the PyTorch half
 
     items = load_renders(args.cache / "frames")
     if args.real_folds:

@@ -27,12 +27,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import train_dice_photo as tdp  # beside this script
-from augment import as_in_frame
-from field_dice_frames import BIG_SEED, FIRST_SEED, LOOK_SEED, load_frame, make_frame
 from torch import nn
-from train_dice_photo import block, fit, recolour
 
+from bgboard.benchmarks import train_dice_photo as tdp
+from bgboard.benchmarks.augment import as_in_frame
+from bgboard.benchmarks.field_dice_frames import (
+    BIG_SEED,
+    FIRST_SEED,
+    LOOK_SEED,
+    load_frame,
+    make_frame,
+)
+from bgboard.benchmarks.train_dice_photo import block, fit, recolour
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
 from bgboard.vision import models
@@ -150,8 +156,8 @@ def real_boards(folds: set[int]) -> list[tuple]:
     the field that benchmarks/data/real_dice.json labels (value 0 where it cannot be read,
     leaning unknown: -1); a doubling cube is no die, and a photo with no dice teaches only
     where none are."""
-    from label_real_boards import calibration, load_labels
-    from real_dice import load as load_dice
+    from bgboard.benchmarks.label_real_boards import calibration, load_labels
+    from bgboard.benchmarks.real_dice import load as load_dice
 
     dice = {p["name"]: p["dice"] for p in load_dice()}
     out = []

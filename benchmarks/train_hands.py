@@ -34,8 +34,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from train_checkers import jittered, write_shards  # beside this script
 
+from bgboard.benchmarks.train_checkers import jittered, write_shards
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.hand import NET_MODEL, net_view
@@ -75,8 +75,8 @@ def real_views(cuts: int, seed: int = 0) -> dict[str, np.ndarray]:
     """`cuts` views of each labelled real photo (and copy), every other one with an arm drawn
     over the field, each a moment later and through corners moved about REAL_JITTER of the
     photo's width: the views, whether each has an arm, and each one's fold."""
-    from label_real_boards import PHOTOS, copy_entries, load_labels
-    from real_hands import later, with_arm
+    from bgboard.benchmarks.label_real_boards import PHOTOS, copy_entries, load_labels
+    from bgboard.benchmarks.real_hands import later, with_arm
 
     rng = np.random.default_rng(seed)
     views, hands, folds = [], [], []

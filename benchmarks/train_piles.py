@@ -30,7 +30,8 @@ from functools import partial
 from pathlib import Path
 
 import numpy as np
-from train_checkers import (  # beside this script
+
+from bgboard.benchmarks.train_checkers import (
     CACHE,
     LOOK_FRAMES,
     frame_view,
@@ -39,8 +40,7 @@ from train_checkers import (  # beside this script
     with_references,
     write_shards,
 )
-from train_checkers import adapted as beside_adapted
-
+from bgboard.benchmarks.train_checkers import adapted as beside_adapted
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision.columns import Columns
@@ -86,7 +86,7 @@ def real_rows(folds: set[int], cuts: int, pasted: int = 0, reach: float = REACH
     its bare points at the counter's scale (`pasted.composite`: piles of up to seven, as
     players pile them, which no labelled photo shows); each row beside the photo's own bare
     references, its patch reaching `reach` field heights."""
-    from pasted import composite
+    from bgboard.benchmarks.pasted import composite
 
     rng = np.random.default_rng(1)
     photos, donors = real_photos_with_sprites(folds, SCALE if pasted else 0, reach)
@@ -133,8 +133,9 @@ def train(folder: Path, epochs: int, out: Path, threads: int, seed: int,
     parent>/<out's name>.pt; starting from the net of checkpoint `init` if given) with
     `threads` CPU threads and a rate rising to `peak`, then export it to `out` as ONNX."""
     import torch
-    from checker_net import PileNet, export, fit
     from torch import nn
+
+    from bgboard.benchmarks.checker_net import PileNet, export, fit
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)

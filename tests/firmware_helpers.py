@@ -1,10 +1,10 @@
-"""Shared pieces of the firmware tests: the simulator fixture, raw packet I/O, a faulty line."""
+"""Shared pieces of the firmware tests: raw packet I/O, a faulty line (the simulator fixture,
+`sim`, is in conftest.py)."""
 
 from __future__ import annotations
 
 import os
 import random
-import re
 import select
 import shutil
 import termios
@@ -12,27 +12,16 @@ import threading
 import time
 import tty
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import serial
 
 from bgboard.firmware_bridge import protocol as p
-from bgboard.firmware_bridge.simulator import Simulator
 
 NEEDS_TOOLS = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("avr-gcc", "simavr", "make")),
     reason="the AVR toolchain or simavr is not installed (apt-get install make gcc-avr "
            "avr-libc simavr libsimavr-dev libelf-dev pkg-config)")
-
-
-@pytest.fixture
-def sim(tmp_path: Path):
-    simulator = Simulator(tmp_path / "state.json")
-    yield simulator
-    log = simulator.stop()
-    assert " 0 timing errors, 0 overflow bits" in log, log
-    assert int(re.search(r"longest low (\d+) ns", log)[1]) < 5000, log   # no early latch
 
 
 def wait_for(check, timeout: float = 5.0, step: float = 0.01):

@@ -1,15 +1,10 @@
 """The training scripts' degradations (benchmarks/augment.py): a real die photographed from
 above, cut as a die appears in a rectified board frame."""
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-from augment import as_in_frame  # noqa: E402
+from bgboard.benchmarks.augment import as_in_frame
 
 SIDE = 60  # the die's side in the photo, pixels
 SIZE, SPAN = 36, 2.0  # the field-dice reader's patch: 36 pixels, two die sides across

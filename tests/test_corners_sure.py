@@ -2,18 +2,13 @@
 photos never trained on, and the evidence it weighs (controller.corners_sure)."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from bgboard.benchmarks.label_real_boards import PHOTOS, load_labels
 from bgboard.controller.cli import main
 from bgboard.controller.corners_sure import AGREE, Evidence, possible
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from label_real_boards import PHOTOS, load_labels  # noqa: E402
 
 LABELS = {e["name"]: e for e in load_labels()}
 CHECK = ("the field's corners found may be more than a third of a point off, and the position "

@@ -2,16 +2,9 @@
 and the field watch's changes are scored as the issue asks (a bump's own change within a
 second is followed; every other "moved" is false)."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import faults  # noqa: E402
-import films  # noqa: E402
+from bgboard.benchmarks import faults, films
 
 
 def test_the_held_out_films_are_the_looks_they_are_named_for():

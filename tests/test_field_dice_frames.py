@@ -2,16 +2,11 @@
 BIG_SEED on draw dice larger than their look's, and say how large."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import field_dice_frames as ff  # noqa: E402
-
-from bgboard.vision import dice as fd  # noqa: E402
+from bgboard.benchmarks import field_dice_frames as ff
+from bgboard.vision import dice as fd
 
 
 @pytest.mark.parametrize("seed", [ff.BIG_SEED + 4, ff.BIG_SEED + 5])

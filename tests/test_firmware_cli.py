@@ -11,11 +11,9 @@ import pytest
 
 from bgboard.firmware_bridge import build
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import NEEDS_TOOLS, FaultyLine, RawPort, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, FaultyLine, RawPort, wait_for
 
 pytestmark = NEEDS_TOOLS
-
-__all__ = ["sim"]
 
 BGBOARD = [sys.executable, "-m", "bgboard.controller.cli"]
 DARK = {"leds": [[0, 0, 0]] * 30, "servo_deg": None}

@@ -12,11 +12,9 @@ from bgboard.firmware_bridge.discovery import USB_IDS
 from bgboard.firmware_bridge.link import Link, LinkEvent
 from bgboard.firmware_bridge.simulator import Simulator
 from bgboard.hardware.serial_backend import SerialBackend
-from firmware_helpers import NEEDS_TOOLS, FaultyLine, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, FaultyLine, wait_for
 
 pytestmark = NEEDS_TOOLS
-
-__all__ = ["sim"]
 
 
 def frame(i: int) -> list[tuple[int, int, int]]:

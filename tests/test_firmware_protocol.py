@@ -7,11 +7,9 @@ import time
 import pytest
 
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import NEEDS_TOOLS, RawPort, sim, wait_for
+from firmware_helpers import NEEDS_TOOLS, RawPort, wait_for
 
 pytestmark = NEEDS_TOOLS
-
-__all__ = ["sim"]
 
 FRAME = [(i, 2 * i, 255 - i) for i in range(30)]
 

@@ -2,20 +2,14 @@
 training rows must show as many checkers as they are labelled with, where a reader looks for
 them."""
 
-import sys
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import pasted  # noqa: E402
-
-from bgboard.calibration.file import from_dict  # noqa: E402
-from bgboard.calibration.rectify import FieldView  # noqa: E402
-from bgboard.vision.columns import HEIGHT, WIDTH, Columns  # noqa: E402
+from bgboard.benchmarks import pasted
+from bgboard.calibration.file import from_dict
+from bgboard.calibration.rectify import FieldView
+from bgboard.vision.columns import HEIGHT, WIDTH, Columns
 
 GREY, LIGHT, DARK = 128, 250, 10
 
@@ -114,7 +108,7 @@ def test_a_composite_labels_each_pasted_row_with_what_was_pasted_on_it(view: Fie
 
 
 def test_real_photos_with_pasted_checkers_keep_their_labels_on_their_own_rows() -> None:
-    import train_checkers as tc
+    from bgboard.benchmarks import train_checkers as tc
 
     plain, plain_counts = tc.real_patches({0}, cuts=1)
     both, counts = tc.real_patches({0}, cuts=1, pasted=1)

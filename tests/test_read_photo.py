@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 from functools import cache
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -23,7 +22,6 @@ from vision_helpers import calibrated, write_frame
 START_ID = "4HPwATDgc/ABMA"
 CHECK_CORNERS = ("the field's corners found may be more than a third of a point off, and the "
                  "position read wrong: check them (bgboard calibrate --web or --corners)")
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def mirrored(points) -> list[int]:
@@ -182,9 +180,8 @@ def test_swapping_colours_and_the_bar():
 
 
 def test_a_real_photo_never_trained_on_is_found_and_read_as_the_start_position(capsys):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from label_real_boards import PHOTOS, load_labels
-    from real_fields import corner_error
+    from bgboard.benchmarks.label_real_boards import PHOTOS, load_labels
+    from bgboard.benchmarks.real_fields import corner_error
 
     entry = next(e for e in load_labels() if e["name"] == "image011-_png")
     photo = PHOTOS / "images" / entry["copy"]

@@ -2,19 +2,16 @@
 script maps checker boxes to points through the corners, and the yardstick script scores and
 fails as it says."""
 
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from bgboard.benchmarks import label_real_boards as labels
+from bgboard.benchmarks import real_boards
+from bgboard.calibration.geometry import FieldGeometry
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import label_real_boards as labels  # noqa: E402
-import real_boards  # noqa: E402
-
-from bgboard.calibration.geometry import FieldGeometry  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "real-boards"
 ENTRIES = labels.load_labels()

@@ -1,15 +1,13 @@
 """The real dice labels (benchmarks/data/real_dice.json) hold together with the photos' own
 boxes, and the dice yardstick matches reads to labelled dice and scores as it says."""
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from bgboard.benchmarks import real_dice
 
-import real_dice  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PHOTOS = ROOT.parent / "shared" / "data" / "real-boards"
 LABELLED = real_dice.load()

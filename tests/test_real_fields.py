@@ -1,19 +1,12 @@
 """The field-finding yardstick: a found field's corner error in point widths, whatever the
 corners' naming, and the script's refusals."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import real_fields  # noqa: E402
-
-from bgboard.vision.corners import labellings  # noqa: E402
-from bgboard.vision.field_finder import Field  # noqa: E402
+from bgboard.benchmarks import real_fields
+from bgboard.vision.corners import labellings
+from bgboard.vision.field_finder import Field
 
 ENTRY = {"name": "square", "fold": 0, "copy": "-", "image_size": [640, 640],
          "corners_px": {"p1": [600, 500], "p12": [40, 500], "p13": [40, 100],

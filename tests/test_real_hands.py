@@ -1,16 +1,10 @@
 """Hands over a real board (benchmarks/real_hands.py): a film made of a real photo whose frame
 band is no one colour, read as a camera's frames are, arms drawn into some frames."""
 
-import sys
-from pathlib import Path
-
 import cv2
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import real_hands  # noqa: E402
+from bgboard.benchmarks import real_hands
 
 needs_photos = pytest.mark.skipif(not real_hands.PHOTOS.is_dir(),
                                   reason=f"no photos at {real_hands.PHOTOS}")

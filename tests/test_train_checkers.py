@@ -1,17 +1,11 @@
 """The checker reader's training frames: the tall stacks of `--tall` and `--towers`, the
 shaded rows of `--shade`, the one-coloured points of `--mono`."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import train_checkers as tc  # noqa: E402
-
-from bgboard.vision.synthetic import Look, random_look  # noqa: E402
+from bgboard.benchmarks import train_checkers as tc
+from bgboard.vision.synthetic import Look, random_look
 
 
 @pytest.mark.parametrize("least", [6, 8])

@@ -1,16 +1,10 @@
 """The cube nets' training samples (benchmarks/train_cube.py): the finder's targets follow the
 window's turns and mirrors, text patches are "no cube"."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import train_cube as tc  # noqa: E402
-
-from bgboard.vision import dice as fd  # noqa: E402
+from bgboard.benchmarks import train_cube as tc
+from bgboard.vision import dice as fd
 
 
 def test_the_finders_target_marks_the_cube_wherever_the_window_and_its_turn_put_it():

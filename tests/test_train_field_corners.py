@@ -1,17 +1,11 @@
 """The field finder's training samples of pictures cut at the field's edges (`--cut`): the
 frame out of view on some sides, every corner still in the picture and marked."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import train_field_corners as tfc  # noqa: E402
-
-from bgboard.vision import field_finder as ff  # noqa: E402
+from bgboard.benchmarks import train_field_corners as tfc
+from bgboard.vision import field_finder as ff
 
 IMAGE = np.zeros((480, 640, 3), np.uint8)
 CORNERS = np.array([[500, 400], [100, 400], [100, 80], [500, 80]], np.float32)  # 400 x 320

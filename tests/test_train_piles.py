@@ -1,17 +1,11 @@
 """The pile counter's training rows: only tall rows, each at twice the pixels beside its
 reference at the checker net's size."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import train_piles as tp  # noqa: E402
-
-from bgboard.vision.columns import HEIGHT, WIDTH  # noqa: E402
-from bgboard.vision.piles import SCALE  # noqa: E402
+from bgboard.benchmarks import train_piles as tp
+from bgboard.vision.columns import HEIGHT, WIDTH
+from bgboard.vision.piles import SCALE
 
 
 def test_a_shard_keeps_the_tall_rows_of_its_frames_with_their_counts() -> None:
@@ -29,9 +23,9 @@ def test_a_shard_keeps_the_tall_rows_of_its_frames_with_their_counts() -> None:
 
 def test_real_rows_are_the_labelled_tall_rows_then_rows_with_real_checkers_pasted_on() -> None:
     import cv2
-    import pasted
-    from label_real_boards import PHOTOS, calibration, load_labels
 
+    from bgboard.benchmarks import pasted
+    from bgboard.benchmarks.label_real_boards import PHOTOS, calibration, load_labels
     from bgboard.calibration.rectify import FieldView
     from bgboard.vision.columns import Columns
 

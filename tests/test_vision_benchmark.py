@@ -1,13 +1,7 @@
 """benchmarks/vision.py lists the points it read wrong as they are: where, what the point
 holds, what was read and the reader's likeliest readings there."""
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import vision as bench  # noqa: E402
+from bgboard.benchmarks import vision as bench
 
 START = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
 

@@ -131,13 +131,8 @@ def test_the_far_counter_lies_beside_the_first_and_missing_files_give_none() -> 
 def test_the_shipped_counter_reads_towers_the_checker_net_alone_reads_as_five() -> None:
     """A frame of a look no net was trained on (held out), its tall stacks piled as towers
     (benchmarks/train_piles.py draws such frames), read with and without the counter."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    from train_checkers import frame_view
-    from train_piles import kind
-
+    from bgboard.benchmarks.train_checkers import frame_view
+    from bgboard.benchmarks.train_piles import kind
     from bgboard.vision.column_reader import ColumnReader
     from bgboard.vision.synthetic.looks import HELD_OUT
 

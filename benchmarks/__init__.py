@@ -1,0 +1,1 @@
+"""The benchmark, labelling and training scripts, each run as a script (docs/development.md)."""
