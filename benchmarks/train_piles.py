@@ -10,7 +10,7 @@ patch of the pile's column with twice the checker net's pixels each way (`vision
 
 The checker net reads each column at 32 pixels across a point; a checker stacked on another a
 tenth of a diameter off shows there by a rim two or three pixels wide, and the net reads
-most towers of six to nine as five (docs/vision.md). Frames are drawn as the checker net's
+most towers of six to nine as five (docs/vision-log.md). Frames are drawn as the checker net's
 (`train_checkers.frame_view`, the trained looks of `vision.synthetic.looks`, seeds 700000 and up), a
 third of them with every pile of six or more stacked as towers, a third with a tall stack a
 side, a third random positions (players' piles on half the looks). Of each frame only the

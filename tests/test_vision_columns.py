@@ -250,7 +250,7 @@ def test_each_sets_colour_is_the_median_first_checker_of_its_rows() -> None:
 
 def test_the_start_frame_tells_the_reader_which_set_is_white_on_a_board_of_one_set() -> None:
     # marble frame 195 of the held-out looks: only White's checkers on the field, half in a
-    # shade; unadapted the shaded rows are taken for Black's (docs/vision.md)
+    # shade; unadapted the shaded rows are taken for Black's (docs/vision-log.md)
     from bgboard.vision.columns import adapted
     from bgboard.vision.read import Reader
     from bgboard.vision.synthetic import START_POINTS

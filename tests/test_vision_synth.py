@@ -245,7 +245,7 @@ def test_tower_checkers_count_as_covered_by_how_near_they_sit_on_the_one_below()
 
 def test_the_benchmarks_towers_hiding_a_checker_are_found():
     # the held-out looks' frames whose sixth checker lies 0.019 and 0.028 of a diameter off
-    # the one below it (docs/vision.md: what the held-out looks still lose)
+    # the one below it (docs/vision-log.md: what the held-out looks still lose)
     for family, seed, point in (("logo", 3, 5), ("marble", 28, 12)):
         scene = family_scene(seed, family, hand=0.1, cocked=0.15)
         assert scene.points[point - 1] == -6

@@ -55,7 +55,7 @@ OWN_ROW = 0.99  # a point read less sure than this is read again beside its own 
 
 def net(model: Path = MODEL) -> cv2.dnn.Net:
     # OpenCV 5's classic engine runs this net a little faster than its new one, with the same
-    # outputs (26 patches on one core: 10.6 ms against 11.5; docs/vision.md)
+    # outputs (26 patches on one core: 10.6 ms against 11.5; docs/vision-log.md)
     return models.load(model, cv2.dnn.ENGINE_CLASSIC)
 
 
@@ -146,7 +146,7 @@ class ColumnReader:
         their colour, bare as `counts` read them (`columns.row_references`). When some points
         are cut from further out than others (`columns.near_edge`: one row runs along the
         picture's edge), the frame's references mix patches cut two ways and show neither, so
-        every point is read again (real photos: docs/vision.md)."""
+        every point is read again (real photos: docs/vision-log.md)."""
         unsure = counts.max(1) < (np.inf if self.own_always else OWN_ROW)
         unsure[24:] = False  # the bar halves' references are each other
         if unsure.any():
@@ -160,7 +160,7 @@ class ColumnReader:
         """The count and colour logits of the net's inputs `x`. The rows the net is less than
         SECOND_LOOK sure of their count are read again mirrored left to right (patch and
         reference alike) and the two logits averaged: the mirrored row is as true a view of
-        it, and the net slips on the two differently (real photos: docs/vision.md)."""
+        it, and the net slips on the two differently (real photos: docs/vision-log.md)."""
         self.net.setInput(x)
         count, colour = (a.copy() for a in self.net.forward(["count", "colour"]))
         unsure = softmax(count).max(1) < SECOND_LOOK
@@ -235,7 +235,7 @@ def group_by_contrast(lab: np.ndarray, dark: np.ndarray, occupied: np.ndarray,
     darker one. The rows the net itself is unsure of take their group's side, with a
     thousandth of their own judgement blended in (OWN_SAY): a board read with more than 15 of
     a set then gives up the row the net doubts most, not the first of rows its group makes
-    equally sure (real photos: docs/vision.md). A board whose checkers do not split into two
+    equally sure (real photos: docs/vision-log.md). A board whose checkers do not split into two
     clear colours keeps the net's judgement."""
     rows = np.flatnonzero(occupied)
     if len(rows) < 2:
@@ -325,7 +325,7 @@ def miscounted(table: np.ndarray) -> np.ndarray:
     """Each row's table with every signed count also likely MISCOUNT times as much one off,
     MISCOUNT squared two off, and so on: a board read with more than 15 checkers of a set has
     a reading wrong somewhere, and a net sure of a whole pile is far less often wrong by the
-    whole pile than a net sure of one checker is by that one (real photos: docs/vision.md)."""
+    whole pile than a net sure of one checker is by that one (real photos: docs/vision-log.md)."""
     spread = table[READINGS] @ SPREAD
     out = np.zeros_like(table)
     out[READINGS] = spread / np.maximum(spread.sum(1, keepdims=True), TINY)

@@ -139,7 +139,7 @@ def row_references(patches: np.ndarray, bare, refs: np.ndarray,
     the `colours` (groups of rows) asked. Light falls unevenly across a board: a box's far wall
     shades the far row's bases, a lamp lights one side, and medians pooled over both rows show
     neither row as it is, so a bare point whose row is darker than the pool reads as a checker
-    (real photos: docs/vision.md). A colour of a row with no bare point keeps `refs`, and so do
+    (real photos: docs/vision-log.md). A colour of a row with no bare point keeps `refs`, and so do
     the bar halves."""
     out = refs.copy()
     for group in colours:

@@ -73,7 +73,7 @@ def read_patches(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
 def read_views(patches: np.ndarray, reader) -> tuple[np.ndarray, np.ndarray]:
     """`read_patches`, each patch's reading the mean over its eight views (four quarter
     turns, each also mirrored): a die's value and lean survive them, the reader's slips on a
-    checker or a printed pattern mostly do not (real board photos: docs/vision.md)."""
+    checker or a printed pattern mostly do not (real board photos: docs/vision-log.md)."""
     turns = [np.rot90(patches, k, axes=(1, 2)) for k in range(4)]
     probs, lean = read_patches(np.concatenate(turns + [t[:, :, ::-1] for t in turns]), reader)
     return probs.reshape(8, len(patches), -1).mean(0), lean.reshape(8, -1).mean(0)
@@ -122,7 +122,7 @@ def with_photo_readers(image: np.ndarray, view, centres: np.ndarray, sizes: np.n
     probabilities taking PHOTO_SHARE of the geometric mean: where they agree, a real die
     this reader was unsure of is reported. Whether a die lies there stays this reader's
     word: the any-photo readers never saw a board, and their "no die" on a checker or a
-    point's tip is no guide (real board photos: docs/vision.md)."""
+    point's tip is no guide (real board photos: docs/vision-log.md)."""
     unsure = np.flatnonzero((surety(read) < SURE) & (read[:, 0] < NO_DIE))
     if not len(unsure):
         return read

@@ -1,7 +1,7 @@
 """Tall piles counted again with more pixels: the checker net reads each column at 32 pixels
 across a point, where a checker stacked on another a tenth of a diameter off shows only by a
 rim two or three pixels wide, and it reads most towers of six to nine as five
-(docs/vision.md), most of them unsure. A row it reads as a pile of TALL or more, less than
+(docs/vision-log.md), most of them unsure. A row it reads as a pile of TALL or more, less than
 UNSURE sure of its count, is cut again from the frame at SCALE times the pixels each way and
 counted by a second small net (`vision/models/piles.onnx`, trained by
 benchmarks/train_piles.py), beside the same bare reference enlarged;
@@ -11,7 +11,7 @@ heights from its base, past the field's middle, where the last of a long row of 
 and neither the checker net's patch nor the first counter's reaches: the two counters' readings
 are averaged. Without the files, rows keep the checker net's count. On real boards it never
 saw, the counter misreads more piles of five than the checker net does, so a row the checker
-net is UNSURE sure of or more keeps the checker net's count (docs/vision.md).
+net is UNSURE sure of or more keeps the checker net's count (docs/vision-log.md).
 """
 
 from __future__ import annotations
