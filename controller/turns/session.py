@@ -17,6 +17,11 @@ An unsure turn never stops the game being followed. The frames after the pickup,
 opponent's dice lying included, weigh on; when the opponent has rolled and a hand reaches for
 the board (the game moves on) or the recording ends, the likelier complete reading is
 recorded and said ("settled", with both readings), and the next turn is followed as ever.
+
+Where the turn stands is one TurnState (FOLLOWING, DECIDING, OPPONENT_ROLLED, STALE, and
+RESUMED, RESUMED_STALE for a turn that looked over but goes on), moved only by the events in
+STEPS. How the session follows a turn depends on how it is fed (Feed): stable views alone, or
+every frame first.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from ...engine.board import START, WHITE, Color
 from ...engine.game import Game, IllegalAction, Match
@@ -51,6 +57,89 @@ class Settings:
     ratio: float = RATIO  # how much likelier the best reading must be than the runner-up
 
 
+class TurnState(Enum):
+    """Where the turn on the board stands in being decided. The game says whose turn it is and
+    whether its dice are read; this says whether the turn is over and what the frames since
+    are worth. `Session.turn_state` holds one; `Session._step` is its only writer, by STEPS.
+
+    FOLLOWING: the turn is followed as it is played (its dice awaited, or its checkers
+        moving); nothing waits to be decided.
+    DECIDING: the turn is over (its dice picked up, the opponent's dice lie, a double, the
+        recording ends) and the evidence has not decided it yet: every frame is weighed, the
+        best reading recorded once it is decided (or the session says it is unsure).
+    OPPONENT_ROLLED: deciding, and the opponent's dice have been seen lying since: a hand
+        over the board now means the game moves on, and the turn is settled on its likelier
+        complete reading.
+    STALE: deciding, but a hand has been over the board since the opponent rolled: the
+        frames may show the next turn, so none is weighed any more and no die counted; only
+        confirm (or the recording's end) decides.
+    RESUMED: an OPPONENT_ROLLED turn followed again (its mover's dice lie again: it was not
+        over). The opponent's roll is remembered: a hand makes it RESUMED_STALE, and once
+        over again it is OPPONENT_ROLLED.
+    RESUMED_STALE: a STALE turn followed again (its mover's dice lie again, or the board
+        shows where a turn whose dice were not read began: nothing was moved). Its frames
+        are still not weighed, no die counted, until a new turn starts; once over again it
+        is STALE.
+    """
+
+    FOLLOWING = "following"
+    DECIDING = "deciding"
+    OPPONENT_ROLLED = "opponent rolled"
+    STALE = "stale"
+    RESUMED = "resumed"
+    RESUMED_STALE = "resumed stale"
+
+    @property
+    def over(self) -> bool:
+        """The turn is over and waits to be decided."""
+        return self in (TurnState.DECIDING, TurnState.OPPONENT_ROLLED, TurnState.STALE)
+
+    @property
+    def stale(self) -> bool:
+        """A hand has been over the board since the opponent rolled: no frame is weighed."""
+        return self in (TurnState.STALE, TurnState.RESUMED_STALE)
+
+
+_T = TurnState
+STEPS: dict[str, dict[TurnState, TurnState]] = {
+    # the turn is over: the dice picked up, the opponent's dice lie, a double (`_decide`)
+    "over": {_T.FOLLOWING: _T.DECIDING, _T.RESUMED: _T.OPPONENT_ROLLED,
+             _T.RESUMED_STALE: _T.STALE},
+    # the opponent's dice lie while the turn is being decided
+    "opponent_rolled": {_T.DECIDING: _T.OPPONENT_ROLLED},
+    # a hand over the board
+    "hand": {_T.OPPONENT_ROLLED: _T.STALE, _T.RESUMED: _T.RESUMED_STALE},
+    # the mover's dice lie again: the turn was not over
+    "dice_back": {_T.DECIDING: _T.FOLLOWING, _T.OPPONENT_ROLLED: _T.RESUMED,
+                  _T.STALE: _T.RESUMED_STALE},
+    # no dice read, and the board shows where the turn began: nothing was moved
+    "unmoved": {_T.DECIDING: _T.FOLLOWING, _T.OPPONENT_ROLLED: _T.FOLLOWING,
+                _T.RESUMED: _T.FOLLOWING, _T.STALE: _T.RESUMED_STALE},
+    # the recording ends: the turn is over, and the last frames are weighed
+    "ends": {_T.FOLLOWING: _T.DECIDING, _T.RESUMED: _T.OPPONENT_ROLLED,
+             _T.STALE: _T.OPPONENT_ROLLED, _T.RESUMED_STALE: _T.OPPONENT_ROLLED},
+    # a new turn (dice read, a turn recorded or taken back): nothing weighed yet
+    "new_turn": dict.fromkeys(TurnState, _T.FOLLOWING),
+}
+"""event -> {state: next state}; a state an event does not name stays as it is."""
+
+
+class Feed(Enum):
+    """How the session is fed, which chooses how it follows a turn (`Session._feed`).
+
+    VIEWS: stable views only (`view`); each view stands for the frames it was voted from.
+        When the opponent's dice lie and the turn is not decided, the last complete play seen
+        ends it; a turn whose dice were not read is read from the play (the one roll whose
+        legal play reaches the board, or of several the one most like the dice seen).
+    FRAMES: every frame first (`observe`, as the per-frame loop feeds it): the candidates are
+        weighed on the frames since the last hand, and a turn whose dice were not read is
+        weighed over every roll's plays.
+    """
+
+    VIEWS = "views"
+    FRAMES = "frames"
+
+
 def _dice_key(v: StableView) -> tuple:
     """The dice lying in a view: values, leaning and where, as the stabiliser votes them."""
     return tuple(sorted((d.value, d.cocked, d.x > 0.5) for d in v.dice))
@@ -64,8 +153,9 @@ def _frame_of(v: StableView) -> dict:
 
 
 class Session:
-    """Keeps a Match in step with the board. Feed it with `view(stable)` and `tick(t)`;
-    buttons with `press(name)`."""
+    """Keeps a Match in step with the board. Feed it with `view(stable)` and `tick(t)` (and
+    every frame with `observe(obs)` first: Feed); buttons with `press(name)`. Where the turn
+    stands is one TurnState, changed only by `_step`."""
 
     def __init__(self, match: Match, bus: EventBus, journal: Journal | None = None,
                  settings: Settings = Settings()) -> None:
@@ -81,11 +171,10 @@ class Session:
         self._last_verdict: Verdict | None = None
         self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
         self.scales = Scales()  # the evidence; a new calibration starts a new session
-        self._observing = False  # fed frame by frame; otherwise each stable view is the evidence
-        self._pending = False  # the turn is over but not yet decided: weigh every frame
-        self._opponent_rolled = False  # ... and the opponent has rolled since
-        self._stale = False  # ... and may have moved since: only the confirm button decides
-        self._unsure: Weighing | None = None  # said to be unsure: confirm records its best
+        self._feed = Feed.VIEWS  # until the first frame is observed
+        self._state = TurnState.FOLLOWING  # changed only by `_step`
+        self._unsure: Weighing | None = None  # said to be unsure (only while the turn is
+        # over): confirm records its best
         self._waiting: list[str] = []  # buttons pressed while the turn was being decided
         self._doubt: tuple[list[Candidate], object] | None = None  # the other likely plays
         # of the turn just settled, and its action: the next turn may show one was played
@@ -96,34 +185,44 @@ class Session:
     def game(self) -> Game:
         return self.match.games[-1]
 
+    @property
+    def turn_state(self) -> TurnState:
+        """Where the turn on the board stands in being decided."""
+        return self._state
+
+    def _step(self, event: str) -> None:
+        """The one writer of the turn state: `event` moves it as STEPS says."""
+        self._state = STEPS[event].get(self._state, self._state)
+
     # --- input -----------------------------------------------------------------------------
     def observe(self, obs: dict) -> None:
         """Every frame, before the stabiliser: the evidence the candidates are weighed on."""
-        self._observing = True
+        self._feed = Feed.FRAMES
         if obs.get("error"):
             return
-        if obs.get("hand") and self._opponent_rolled:
+        if obs.get("hand") and self._state is TurnState.OPPONENT_ROLLED:
             self._settle()  # the game moves on: the turn still in doubt is recorded now
         self.scales.frame(obs)
         if obs.get("hand"):
-            self._stale = self._stale or self._opponent_rolled
+            self._step("hand")
             return
         game = self.game
-        if not game.state.started or game.result is not None or self._stale:
+        if not game.state.started or game.result is not None or self._state.stale:
             return
         dice = obs.get("dice", [])
         sides = {self._side(d["field_xy"][0]) for d in dice}
         if 0 < len(dice) <= 2 and sides == {game.turn}:  # a cocked die's value counts too
             self.scales.dice_seen.append(tuple(d["value"] for d in dice))
-        self._opponent_rolled |= self._pending and len(dice) == 2 and sides == {game.turn.other}
-        if self._pending and (self._decide() if self.judge is not None else
-                              self._read_by_weighing()):
+        if len(dice) == 2 and sides == {game.turn.other}:
+            self._step("opponent_rolled")
+        if self._state.over and (self._decide() if self.judge is not None else
+                                 self._read_by_weighing()):
             self._go_on()
 
     def view(self, v: StableView) -> None:
         """A new stable board view."""
         self.view_now = v
-        if not self._observing:  # the view stands for the frames it was voted from
+        if self._feed is Feed.VIEWS:  # the view stands for the frames it was voted from
             self.scales.segment = [_frame_of(v)] * evidence.LOOK
         if self._wait_clear:
             if v.dice and _dice_key(v) == self._wait_clear:
@@ -162,8 +261,9 @@ class Session:
         """The recording ends: the turn on the board is over, its dice picked up or not (the
         game's last turn has no next roll to wait for), and is recorded as its likelier
         complete reading on the last frames, and said."""
-        if self._pending or self.judge is not None:
-            over, self._pending, self._stale = self._pending, True, False
+        if self._state.over or self.judge is not None:
+            over = self._state.over
+            self._step("ends")
             self._settle(over)
 
     @property
@@ -218,9 +318,9 @@ class Session:
         if (self._read_from_play(v) and game.result) or self._unsure is not None:
             return  # the game is over, or the last turn waits for the players to decide
         expected = board_of(game.board)
-        if self._pending and v.board != expected:
+        if self._state.over and v.board != expected:
             return  # a turn whose dice were not read: weighed frame by frame (`observe`)
-        self._pending = self._opponent_rolled = False  # nothing moved: these dice are a roll
+        self._step("unmoved")  # nothing moved: these dice are a roll
         if v.dice and game.state.started and all(self._half_owner(d) is game.turn
                                                  for d in v.dice):
             self._seen = tuple(d.value for d in v.dice)
@@ -280,7 +380,7 @@ class Session:
             last = self._last_verdict
             if self._decide():
                 pass  # the opponent has rolled: this turn is over
-            elif not self._observing and last is not None and last.kind == "complete":
+            elif self._feed is Feed.VIEWS and last is not None and last.kind == "complete":
                 self._commit(last.play)
             elif not self._read_from_play(v):
                 if self._unsure is None:
@@ -291,7 +391,8 @@ class Session:
             return
         self._last_verdict = verdict
         if v.dice and all(self._half_owner(d) is self.game.turn for d in v.dice):
-            self._pending, self._unsure = False, None  # the mover's dice are back
+            self._step("dice_back")  # the mover's dice are back
+            self._unsure = None
         elif (not v.dice and self._decide()) or self._unsure is not None:
             return  # the dice are picked up: recorded, or unsure and said so
         if verdict.kind in ("illegal", "mismatch"):
@@ -315,8 +416,8 @@ class Session:
         """The turn is over: weigh the candidates and record the best when the evidence
         decides; otherwise keep weighing every frame, and say so when two readings stay
         close. True when the turn was recorded."""
-        self._pending = True
-        if not self.scales.ready or self._stale:
+        self._step("over")
+        if not self.scales.ready or self._state is TurnState.STALE:
             return False
         weighing = self._weigh()
         if weighing.decided:
@@ -344,7 +445,8 @@ class Session:
         be the best by the ratio asked for: a board no complete reading explains (misread
         beyond that, or not this game) is not settled. Unless the turn is known to be `over`
         (the dice picked up), only a reading the evidence decides is."""
-        if self._stale or not (self._pending and self.scales.ready):
+        if self._state not in (TurnState.DECIDING, TurnState.OPPONENT_ROLLED) or \
+                not self.scales.ready:
             return
         game = self.game
         by_roll = game.dice is None  # the dice were never read: every roll is weighed
@@ -465,7 +567,7 @@ class Session:
         if started and (mover is not game.turn or
                         (game.dice is not None and self._opening_turn())):
             return False  # not the mover's turn, or the opening roll was read
-        if started and self._observing:
+        if started and self._feed is Feed.FRAMES:
             return self._read_by_weighing()
         found = rolls_reaching(game.board if started else replace(game.board, turn=mover),
                                v.board)
@@ -492,8 +594,9 @@ class Session:
         """Weigh the plays of every roll on the frames since the last hand, with the dice seen
         over the turn and each roll's chance; record the best when the evidence decides (a
         pass only with a die of its roll seen)."""
-        self._pending = self._opponent_rolled = True  # a hand from now on: only confirm
-        if not self.scales.ready or self._stale:
+        self._step("over")  # the opponent has rolled: a hand from now on leaves only confirm
+        self._step("opponent_rolled")
+        if not self.scales.ready or self._state is TurnState.STALE:
             return False
         weighing = self._weigh(list(ROLLS))
         if weighing.decided and (weighing.best.play is not None or self.scales.dice_seen):
@@ -527,7 +630,7 @@ class Session:
             return not (self.game.state.started and self.scales.ready and
                         self.scales.touched) or \
                 self.scales.explains(board_of(self.game.board), most=0)
-        if self._observing and self._pending:
+        if self._feed is Feed.FRAMES and self._state.over:
             return self._decide()
         verdict = self.judge.judge(self.view_now.board)
         if verdict.kind == "complete":
@@ -567,8 +670,8 @@ class Session:
     def _reset_weighing(self) -> None:
         """A new turn (or the same again): nothing weighed yet."""
         self.scales.new_turn()
-        self._pending, self._unsure = False, None
-        self._opponent_rolled = self._stale = False
+        self._unsure = None
+        self._step("new_turn")
 
     def _game_over(self) -> None:
         result = self.game.result
