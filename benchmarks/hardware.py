@@ -1,4 +1,4 @@
-"""Frame update speed: compute a meaning's frame and send it through the compositor.
+"""LED pattern update speed: compute a meaning's pattern and send it through the compositor.
 
 Each update builds `turn | legal sources | cube owner` (or the tutor's play) from engine
 types for a game situation and shows it, so the backend really gets a change every time:
@@ -46,7 +46,7 @@ def situations(n: int, seed: int = 1):
     return out
 
 
-def frame_for(k: int, pos: Position, dice, plays) -> object:
+def pattern_for(k: int, pos: Position, dice, plays) -> object:
     """Alternately the sources with the cube owner, and the tutor's (first) play."""
     if k % 2:
         return s.suggestion(plays[0], pos.turn)
@@ -57,7 +57,7 @@ def bench(display: Display, cases) -> list[float]:
     times = []
     for k, case in enumerate(cases):
         t0 = time.perf_counter()
-        display.show(frame_for(k, *case))
+        display.show(pattern_for(k, *case))
         times.append((time.perf_counter() - t0) * 1000)
     return times
 

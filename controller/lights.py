@@ -5,25 +5,25 @@ from __future__ import annotations
 from ..engine.game import Match
 from ..hardware import signals
 from ..hardware.display import Display
-from ..hardware.frame import Frame
+from ..hardware.led_pattern import LedPattern
 from .turns.events import Event
 
 
 class Lights:
-    """Subscribe to the session's EventBus; each event becomes a frame on `display`."""
+    """Subscribe to the session's EventBus; each event becomes an LED pattern on `display`."""
 
     def __init__(self, display: Display, match: Match) -> None:
         self.display = display
         self.match = match
 
-    def base(self) -> Frame:
+    def base(self) -> LedPattern:
         """Whose turn it is and the cube, under every other meaning."""
         game = self.match.games[-1]
         board = game.board
-        frame = signals.cube(board.cube, board.cube_owner)
+        pattern = signals.cube(board.cube, board.cube_owner)
         if game.result is None and game.state.started:
-            frame = signals.turn(game.turn) | frame
-        return frame
+            pattern = signals.turn(game.turn) | pattern
+        return pattern
 
     def __call__(self, event: Event) -> None:
         game = self.match.games[-1]
@@ -46,5 +46,5 @@ class Lights:
             score = dict(zip(("white", "black"), data["score"], strict=True)) \
                 if self.match.length else None
             top = signals.game_over(data["winner"], data["points"], score)
-        frame = self.base()
-        self.display.show(frame if top is None else frame | top)
+        pattern = self.base()
+        self.display.show(pattern if top is None else pattern | top)

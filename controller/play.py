@@ -60,7 +60,7 @@ def _stop(signum, frame) -> None:
     raise Stop(signal.Signals(signum).name)
 
 
-class Play:
+class LiveGame:
     """The live loop and the parts it drives; `run()` returns the exit code."""
 
     def __init__(self, options: PlayOptions) -> None:
@@ -158,12 +158,12 @@ class Play:
         if self.options.mode != "tutor":
             return
         from .coach import Coach
-        from .tutor import Settings, Tutor
+        from .tutor import Tutor, TutorSettings
 
         settings = dict(self.options.tutor)
         modes = settings.pop("modes", {"white": "warn+cube", "black": "warn+cube"})
-        coach = Coach(Tutor(Settings(**settings), modes), self.match,
-                      show=lambda frame: self.display.show(self.lights.base() | frame),
+        coach = Coach(Tutor(TutorSettings(**settings), modes), self.match,
+                      show=lambda pattern: self.display.show(self.lights.base() | pattern),
                       publish=self.live.tutor, log=self.journal.append)
         self.bus.subscribe(coach)
         self.coach = coach

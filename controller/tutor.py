@@ -6,7 +6,7 @@ the `warn_at` threshold should flash the mistake and show the better play), `hin
 play as soon as the dice are read, at most `hints_per_game` per player and game) and `cube`
 (advice before rolling). Use from the controller:
 
-    tutor = Tutor(Settings(), {"white": "warn", "black": "hint+cube"}, on_result=callback)
+    tutor = Tutor(TutorSettings(), {"white": "warn", "black": "hint+cube"}, on_result=callback)
     tutor.dice_read(position, (3, 1))       # hint mode  -> later a Hint
     tutor.play_settled(position, (3, 1), play)   # warn mode -> later a Verdict
     tutor.before_roll(position)             # cube mode  -> later a CubeHint
@@ -41,7 +41,7 @@ GROWTH = 20.0
 
 
 @dataclass(frozen=True)
-class Settings:
+class TutorSettings:
     """Tutor settings. Thresholds are equity lost by a play (cubeless money equity)."""
 
     doubtful: float = 0.03
@@ -169,11 +169,11 @@ class Tutor:
     """The tutor component; see the module docstring. `analyzer` (default: open the engine
     of `settings.engine`, or the best installed, on first use) is closed with the tutor."""
 
-    def __init__(self, settings: Settings | None = None,
+    def __init__(self, settings: TutorSettings | None = None,
                  modes: dict[Color | str, str] | None = None,
                  on_result: Callable[[object], None] | None = None,
                  analyzer: Analyzer | None = None) -> None:
-        self.settings = settings or Settings()
+        self.settings = settings or TutorSettings()
         self.modes = {WHITE: frozenset(), BLACK: frozenset()}
         for who, text in (modes or {}).items():
             self.set_mode(who, text)
@@ -340,7 +340,7 @@ class Tutor:
         self._seconds[ply] = seconds if old is None else 0.7 * old + 0.3 * seconds
 
 
-def judge(engine: Analyzer, settings: Settings, position: Position, dice: tuple[int, int],
+def judge(engine: Analyzer, settings: TutorSettings, position: Position, dice: tuple[int, int],
           play: Play, ranked: list[RankedPlay], ply: int) -> Verdict:
     """The Verdict on `play`, given the engine's ranking of all plays at `ply`."""
     best = ranked[0]

@@ -1,4 +1,4 @@
-"""The compositor: turns Frames (cycles, a cube value) into timed plain-colour updates.
+"""The compositor: turns LedPatterns (cycles, a cube value) into timed plain-colour updates.
 
 Only changes reach the backend: a colour list that differs from the last one sent, a cube
 value that differs from the last one turned to.
@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 from .backend import Backend
 from .config import Servo
-from .frame import DARK, RGB, TICK, Frame
+from .led_pattern import DARK, RGB, TICK, LedPattern
 
 CLOSE_WAIT = 1.0  # s for the device to confirm the dark frame on close
 
 
 class Display:
-    """Shows Frames on a backend: `show(frame)`, then `update()` every tick (or `start()`).
+    """Shows LedPatterns on a backend: `show(pattern)`, then `update()` every tick (or `start()`).
     `on_sent(colours)` hears each set of colours sent (the web view shows them)."""
 
     def __init__(self, backend: Backend, servo: Servo,
@@ -29,38 +29,38 @@ class Display:
         self._servo = servo
         self._clock = clock
         self._lock = threading.Lock()
-        self._frame = DARK
+        self._pattern = DARK
         self._since = clock()
         self._sent: tuple[RGB, ...] | None = None
         self._cube: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def show(self, frame: Frame) -> None:
-        """Show `frame` from now on: its cycles start at their first step."""
-        if frame.cube is not None:
-            self._servo.angle(frame.cube)  # refuse an unknown face before anything changes
+    def show(self, pattern: LedPattern) -> None:
+        """Show `pattern` from now on: its cycles start at their first step."""
+        if pattern.cube is not None:
+            self._servo.angle(pattern.cube)  # refuse an unknown face before anything changes
         with self._lock:
-            self._frame, self._since = frame, self._clock()
+            self._pattern, self._since = pattern, self._clock()
         self.update()
 
     def update(self) -> None:
         """Send the colours of the current step and the cube face, if they changed."""
         with self._lock:
             tick = int((self._clock() - self._since) / TICK + 1e-9)
-            leds = self._frame.at(tick)
+            leds = self._pattern.at(tick)
             if leds != self._sent:
                 self.backend.show(leds)
                 self._sent = leds
                 if self._on_sent is not None:
                     self._on_sent(leds)
-            cube = self._frame.cube
+            cube = self._pattern.cube
             if cube is not None and cube != self._cube:
                 self.backend.turn_cube(self._servo.angle(cube))
                 self._cube = cube
 
     def start(self) -> None:
-        """Keep the frame's cycles running in a background thread until close()."""
+        """Keep the pattern's cycles running in a background thread until close()."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, daemon=True)
             self._thread.start()

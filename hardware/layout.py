@@ -7,10 +7,7 @@ shift-register chain, the serial WS2812 strip, the simulator) lights LEDs in thi
 
 from __future__ import annotations
 
-from ..engine.places import SIDES, Place, mover_place, mover_point, side
-
-__all__ = ["COUNT", "NAMES", "SIDES", "SPECIAL", "Place", "index", "mover_place", "mover_point",
-           "right_half", "side"]
+from ..engine.places import Place, side
 
 SPECIAL = ("bar white", "bar black", "tray white", "tray black", "play white", "play black")
 COUNT = 24 + len(SPECIAL)

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .frame import OFF, RGB
 from .layout import index
+from .led_pattern import OFF, RGB
 
 DOT = "\u25cf"
 UNLIT = "\u00b7"

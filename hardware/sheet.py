@@ -6,17 +6,18 @@ import numpy as np
 
 from ..engine.board import BLACK, START_POINTS, WHITE, Position
 from ..engine.moves import legal_plays
+from ..engine.places import corrections
 from . import signals as s
-from .frame import OFF, Frame
 from .layout import right_half
+from .led_pattern import OFF, LedPattern
 from .render import led_image
 
 PANEL = (480, 300)
 CAPTION = 46
 
 
-def situations() -> list[tuple[str, str, Frame, Position]]:
-    """(title, how it looks, frame, board) for each meaning."""
+def situations() -> list[tuple[str, str, LedPattern, Position]]:
+    """(title, how it looks, pattern, board) for each meaning."""
     start = Position()
     moved = Position((-2, 0, 0, 0, 1, 5, 0, 2, 0, 1, 0, -5, 4) + START_POINTS[13:])
     tutor = next(p for p in legal_plays(start, (3, 1)) if p.move == "8/5 6/5")
@@ -28,7 +29,7 @@ def situations() -> list[tuple[str, str, Frame, Position]]:
         ("Illegal move 24/20 on a 3-1", "the points involved, red fast flash",
          s.illegal_move([24, 20]), start),
         ("Board does not match (13/10 8/5 moved)", "orange flash = from, then white = to, "
-         "pair by pair", s.mismatch(s.corrections(moved.to_dict(), start.to_dict())), moved),
+         "pair by pair", s.mismatch(corrections(moved.to_dict(), start.to_dict())), moved),
         ("Unsure: 13/7 or part of a play?", "the points in doubt, pink, three flashes "
          "and a pause", s.unsure([13, 7]), start),
         ("Legal sources for 6-5", "green, steady", s.legal_sources(start, (6, 5)), start),
@@ -53,10 +54,10 @@ def meanings_sheet(columns: int = 2) -> np.ndarray:
 
     w, h = PANEL
     panels = []
-    for title, look, frame, position in situations():
+    for title, look, pattern, position in situations():
         board = position.to_dict()
-        img = led_image(glance(frame), board["points"], board["bar"], board["off"],
-                        frame.cube, width=w, height=h)
+        img = led_image(glance(pattern), board["points"], board["bar"], board["off"],
+                        pattern.cube, width=w, height=h)
         caption = np.full((CAPTION, w, 3), 255, np.uint8)
         for row, (text, scale) in enumerate(((title, 0.55), (look, 0.45))):
             cv2.putText(caption, text, (8, 18 + 20 * row), cv2.FONT_HERSHEY_SIMPLEX, scale,
@@ -67,9 +68,9 @@ def meanings_sheet(columns: int = 2) -> np.ndarray:
     return np.vstack(rows)
 
 
-def glance(frame: Frame) -> list[tuple[int, int, int]]:
-    """Each LED's first lit colour: a still picture of a blinking or sequenced frame."""
-    return [next((c for c in cycle if c != OFF), OFF) for cycle in frame.lights]
+def glance(pattern: LedPattern) -> list[tuple[int, int, int]]:
+    """Each LED's first lit colour: a still picture of a blinking or sequenced pattern."""
+    return [next((c for c in cycle if c != OFF), OFF) for cycle in pattern.lights]
 
 
 def _gammon_board() -> tuple[int, ...]:

@@ -12,8 +12,8 @@ import numpy as np
 
 from .backend import RGB, Backend
 from .config import Servo
-from .frame import OFF
 from .layout import COUNT
+from .led_pattern import OFF
 from .render import led_image, led_text
 
 

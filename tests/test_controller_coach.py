@@ -10,7 +10,7 @@ from bgboard.controller.follow import settings_for
 from bgboard.controller.turns.events import EventBus
 from bgboard.controller.turns.session import Session
 from bgboard.controller.turns.stabilizer import Stabilizer
-from bgboard.controller.tutor import Settings, Tutor
+from bgboard.controller.tutor import Tutor, TutorSettings
 from bgboard.engine.board import WHITE
 from bgboard.engine.game import Game, Match
 from controller_helpers import observations
@@ -39,7 +39,7 @@ def test_hints_for_white_and_verdicts_for_black_on_a_filmed_game():
     film = film_match(2, games=1)
     match, bus = Match(), EventBus()
     shown, published, logged = [], [], []
-    tutor = Tutor(Settings(ply=0, engine="gnubg-nn", hints_per_game=None),
+    tutor = Tutor(TutorSettings(ply=0, engine="gnubg-nn", hints_per_game=None),
                   {"white": "hint", "black": "warn"})
     coach = Coach(tutor, match, show=shown.append, publish=published.append, log=logged.append)
     session = Session(match, bus, settings=settings_for(film_calibration(film)))

@@ -19,7 +19,7 @@ from bgboard.controller.turns import evidence
 from bgboard.controller.turns.events import Event, EventBus
 from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.controller.turns.session import Settings
-from bgboard.controller.turns.stabilizer import Dice
+from bgboard.controller.turns.stabilizer import Die
 from bgboard.controller.web import create_app
 from bgboard.engine.board import START, START_POINTS
 from bgboard.engine.game import Match
@@ -236,7 +236,7 @@ def test_confirm_records_the_first_reading():
 def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibration(tmp_path):
     from bgboard.calibration.file import load
     from bgboard.calibration.rectify import FieldView
-    from bgboard.controller.play import Play, PlayOptions
+    from bgboard.controller.play import LiveGame, PlayOptions
     from bgboard.controller.turns.session import Session
     from bgboard.controller.turns.stabilizer import Stabilizer
     from bgboard.vision.columns import Columns
@@ -245,7 +245,7 @@ def test_confirm_in_play_teaches_the_reader_the_boards_look_beside_the_calibrati
     shown = render(Scene(tuple(HALFWAY), look=random_scene(4).look), 4)
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(shown.calibration))
-    play = Play(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
+    play = LiveGame(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
     session = Session(play.match, play.bus)
     play._calibrate(play.calibration, session)
     session.settings = Settings(white_right_high=False)
@@ -337,8 +337,8 @@ def test_a_stable_view_alone_is_evidence_too():
 
     match = Match()
     session = Session(match, EventBus(), settings=Settings(white_right_high=False))
-    session.view(StableView(START.points, 0, 0, (Dice(3, 0.2, 0.5, False),
-                                                Dice(1, 0.8, 0.5, False)), (1.0,) * 26, 0.5))
+    session.view(StableView(START.points, 0, 0, (Die(3, 0.2, 0.5, False),
+                                                Die(1, 0.8, 0.5, False)), (1.0,) * 26, 0.5))
     played = board({8: -1, 6: -1, 5: 2})
     session.view(StableView(tuple(played), 0, 0, (), (1.0,) * 26, 1.0))
     assert [(a.dice, a.play.move) for a in match.games[0].record] == [((3, 1), "8/5 6/5")]

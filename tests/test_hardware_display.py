@@ -7,7 +7,7 @@ from bgboard.engine.moves import legal_plays
 from bgboard.hardware import signals as s
 from bgboard.hardware.config import load_config
 from bgboard.hardware.display import Display
-from bgboard.hardware.frame import TICK, Frame
+from bgboard.hardware.led_pattern import TICK, LedPattern
 from bgboard.hardware.sim_backend import SimBackend
 
 OFF = (0, 0, 0)
@@ -62,5 +62,5 @@ def test_close_sends_the_dark_frame_before_the_backend_closes():
     cfg = load_config()
     backend = Recorder(cfg.servo)
     with Display(backend, cfg.servo) as display:
-        display.show(Frame.plain([(255, 0, 0)] * 30))
+        display.show(LedPattern.plain([(255, 0, 0)] * 30))
     assert backend.sent == [tuple(range(30)), ()]

@@ -17,8 +17,8 @@ from bgboard.hardware import signals as s
 from bgboard.hardware.backends import open_backend
 from bgboard.hardware.config import DEFAULT, parse_config
 from bgboard.hardware.display import Display
-from bgboard.hardware.frame import TICK
 from bgboard.hardware.gpio_backend import GpioBackend
+from bgboard.hardware.led_pattern import TICK
 from hardware_helpers import latched, mock_factory, pulses_ms
 
 ALL_OFF = ()

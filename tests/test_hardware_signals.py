@@ -1,13 +1,14 @@
-"""Every meaning of the LEDs gives the exact frame for a given game situation."""
+"""Every meaning of the LEDs gives the exact LED pattern for a given game situation."""
 
 import pytest
 
 from bgboard.engine.board import BLACK, START_POINTS, WHITE, Position
 from bgboard.engine.moves import legal_plays
+from bgboard.engine.places import corrections, mover_place
 from bgboard.engine.referee import IllegalMove, resolve
 from bgboard.hardware import signals as s
-from bgboard.hardware.frame import DARK, Frame
-from bgboard.hardware.layout import index, mover_place, right_half
+from bgboard.hardware.layout import index, right_half
+from bgboard.hardware.led_pattern import DARK, LedPattern
 
 K = (0, 0, 0)  # off (blacK)
 W, B = (255, 255, 255), (0, 80, 255)
@@ -18,7 +19,7 @@ GOLD, PURPLE = (255, 160, 0), (160, 0, 255)
 PLAY_W, PLAY_B, TRAY_W, TRAY_B, BAR_W, BAR_B = 28, 29, 26, 27, 24, 25
 
 
-def lit(frame: Frame) -> dict[int, tuple]:
+def lit(frame: LedPattern) -> dict[int, tuple]:
     """LED index -> cycle, for every LED that lights at some point."""
     return {i: c for i, c in enumerate(frame.lights) if c != (K,)}
 
@@ -90,10 +91,10 @@ def test_corrections_pair_each_misplaced_checker_with_the_nearest_gap():
     seen = list(START_POINTS)
     seen[12], seen[9], seen[7], seen[4] = 4, 1, 2, 1  # White moved 13/10 and 8/5
     seen[0] = -1  # and a Black checker from White's 1 is on the bar
-    moves = s.corrections(board(seen, bar=(0, 1)), expected)
+    moves = corrections(board(seen, bar=(0, 1)), expected)
     assert moves == [(5, 8), (10, 13), ("bar black", 1)]
-    assert s.corrections(expected, expected) == []
-    assert s.corrections(board([0] * 24, off=(15, 15)), expected)[:2] == [
+    assert corrections(expected, expected) == []
+    assert corrections(board([0] * 24, off=(15, 15)), expected)[:2] == [
         ("tray white", 6), ("tray white", 6)]
 
 
@@ -207,7 +208,7 @@ def test_cube_value_and_owner():
     frame = s.cube(4, WHITE)
     assert frame.cube == 4
     assert lit(frame) == {TRAY_W: (PURPLE,) * 7 + (K,)}
-    assert s.cube(1) == Frame(cube=1)
+    assert s.cube(1) == LedPattern(cube=1)
 
 
 def test_frames_combine_with_the_top_one_winning():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bgboard.controller.cli import build_parser
-from bgboard.controller.play import Play, PlayOptions
+from bgboard.controller.play import LiveGame, PlayOptions
 from bgboard.controller.turns.journal import Journal, read_journal
 from bgboard.firmware_bridge.discovery import USB_IDS
 from camera_fakes import PI_CONTROLS, install_picamera2
@@ -137,7 +137,7 @@ def test_play_opens_the_pi_camera_as_the_calibration_says_and_notes_refusals(
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(dict(CAL, camera={"kind": "picamera", "exposure": 12000,
                                                  "gain": 1.5, "colour_gains": [1.9, 1.6]})))
-    play = Play(PlayOptions(camera="picamera", calibration=str(path), out=str(tmp_path / "o")))
+    play = LiveGame(PlayOptions(camera="picamera", calibration=str(path), out=str(tmp_path / "o")))
     _, image = next(play._frames())
     assert image.shape == (720, 1280, 3)
     main = {"size": (1280, 720), "format": "BGR888"}

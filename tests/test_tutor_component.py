@@ -10,8 +10,8 @@ from bgboard.controller.tutor import (
     CubeHint,
     Failed,
     Hint,
-    Settings,
     Tutor,
+    TutorSettings,
     Verdict,
     parse_mode,
 )
@@ -32,7 +32,7 @@ def play(pos, dice, move):
 
 @pytest.fixture
 def tutor():
-    t = Tutor(Settings(ply=0), {"white": "warn+hint+cube", "black": "off"},
+    t = Tutor(TutorSettings(ply=0), {"white": "warn+hint+cube", "black": "off"},
               analyzer=open_analyzer("gnubg-nn"))
     yield t
     t.close()
@@ -56,7 +56,7 @@ def test_off_means_nothing_is_ever_computed(tutor):
 
 
 def test_hint_limit_per_game_and_reset():
-    with Tutor(Settings(ply=0, hints_per_game=2), {"white": "hint"},
+    with Tutor(TutorSettings(ply=0, hints_per_game=2), {"white": "hint"},
                analyzer=Builtin()) as t:
         assert [t.dice_read(START, (3, 1)) for _ in range(3)] == [True, True, False]
         assert [t.wait().hints_left for _ in range(2)] == [1, 0]
@@ -84,7 +84,7 @@ def test_verdict_on_the_best_play_is_good(tutor):
 
 
 def test_warn_threshold_is_a_setting():
-    with Tutor(Settings(ply=0, warn_at="very bad", very_bad=0.2), {"white": "warn"},
+    with Tutor(TutorSettings(ply=0, warn_at="very bad", very_bad=0.2), {"white": "warn"},
                analyzer=open_analyzer("gnubg-nn")) as t:
         t.play_settled(START, (3, 1), play(START, (3, 1), "24/20"))
         verdict = t.wait()
@@ -94,7 +94,7 @@ def test_warn_threshold_is_a_setting():
 @pytest.mark.parametrize("loss, word", [(0.0, "good"), (0.0299, "good"), (0.03, "doubtful"),
                                         (0.059, "doubtful"), (0.06, "bad"), (0.12, "very bad")])
 def test_verdict_words(loss, word):
-    assert Settings().word(loss) == word
+    assert TutorSettings().word(loss) == word
 
 
 def test_cube_advice_before_rolling(tutor):
@@ -111,7 +111,7 @@ def test_no_cube_advice_when_the_opponent_owns_the_cube(tutor):
 
 
 def test_engine_failures_arrive_as_results():
-    with Tutor(Settings(ply=0, engine="gnubg"), {"white": "hint"}) as t:
+    with Tutor(TutorSettings(ply=0, engine="gnubg"), {"white": "hint"}) as t:
         t._analyzer = open_analyzer("gnubg")
         t._analyzer.program = "/nonexistent/gnubg"
         t._analyzer._proc.kill()
@@ -125,10 +125,10 @@ def test_engine_failures_arrive_as_results():
 
 def test_time_budget_falls_back_to_a_lower_ply():
     nn = open_analyzer("gnubg-nn")
-    with Tutor(Settings(ply=2, budget=0.0), {"white": "hint"}, analyzer=nn) as t:
+    with Tutor(TutorSettings(ply=2, budget=0.0), {"white": "hint"}, analyzer=nn) as t:
         t.dice_read(START, (2, 1))
         assert t.wait().ply == 0
-    with Tutor(Settings(ply=2, budget=60.0), {"white": "hint"}, analyzer=nn) as t:
+    with Tutor(TutorSettings(ply=2, budget=60.0), {"white": "hint"}, analyzer=nn) as t:
         t.dice_read(START, (2, 1))
         hint = t.wait()
     assert (hint.ply, hint.best) == (2, "24/23 13/11")
@@ -152,7 +152,7 @@ def test_calls_never_block_and_results_come_by_callback():
         got.append((result, threading.current_thread().name))
         done.set()
 
-    with Tutor(Settings(ply=0), {"white": "hint"}, on_result=deliver, analyzer=engine) as t:
+    with Tutor(TutorSettings(ply=0), {"white": "hint"}, on_result=deliver, analyzer=engine) as t:
         assert t.dice_read(START, (3, 1))
         assert got == []
         engine.go.set()
@@ -167,12 +167,12 @@ def test_modes_are_checked():
     with pytest.raises(ValueError, match="tutor mode 'loud'"):
         parse_mode("loud")
     with pytest.raises(ValueError, match="warn_at"):
-        Settings(warn_at="awful")
+        TutorSettings(warn_at="awful")
 
 
 def test_forced_plays_cost_no_hint_and_get_no_verdict():
     forced = make({24: 1}, {19: 2, 13: 2, 1: 2})
-    with Tutor(Settings(ply=0, hints_per_game=1), {"white": "hint+warn"},
+    with Tutor(TutorSettings(ply=0, hints_per_game=1), {"white": "hint+warn"},
                analyzer=Builtin()) as t:
         assert not t.dice_read(forced, (6, 5))
         assert not t.play_settled(forced, (6, 5), play(forced, (6, 5), "24/18"))
@@ -181,7 +181,7 @@ def test_forced_plays_cost_no_hint_and_get_no_verdict():
 
 
 def test_a_ply_known_to_be_too_slow_is_skipped_for_the_next_lower():
-    with Tutor(Settings(ply=2, budget=5.0), {"white": "hint"},
+    with Tutor(TutorSettings(ply=2, budget=5.0), {"white": "hint"},
                analyzer=open_analyzer("gnubg-nn")) as t:
         t._seconds.update({1: 0.2, 2: 30.0})
         t.dice_read(START, (2, 1))

@@ -19,7 +19,7 @@ from bgboard.calibration.file import Calibration, from_dict, load
 from bgboard.controller.calibrating import Desk, first_corners, inset_corners
 from bgboard.controller.cli import main
 from bgboard.controller.live import LiveState
-from bgboard.controller.play import Play, PlayOptions
+from bgboard.controller.play import LiveGame, PlayOptions
 from bgboard.controller.turns.session import Session
 from bgboard.controller.web import create_app
 from bgboard.engine.game import Match
@@ -232,7 +232,7 @@ def test_play_links_the_calibrate_view_and_draws_through_the_saved_corners(tmp_p
 def test_play_reads_through_a_calibration_saved_in_the_web_view(tmp_path):
     path = tmp_path / "cal.json"
     path.write_text(json.dumps({"version": 1, "image_size": list(SIZE), "corners_px": FIELD}))
-    play = Play(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
+    play = LiveGame(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
     session = Session(play.match, play.bus)
     play._calibrate(play.calibration, session)
     assert session.settings.white_right_high is False
@@ -293,7 +293,7 @@ def test_play_keeps_corners_found_again_in_the_calibration_file(tmp_path, capsys
 
     path = tmp_path / "cal.json"
     path.write_text(json.dumps({"version": 1, "image_size": list(SIZE), "corners_px": FIELD}))
-    play = Play(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
+    play = LiveGame(PlayOptions(calibration=str(path), out=str(tmp_path / "games")))
     session = Session(play.match, play.bus)
     play._calibrate(play.calibration, session)
     moved = {k: (x + 20.0, y - 10.0) for k, (x, y) in FIELD.items()}

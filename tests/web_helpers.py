@@ -19,7 +19,7 @@ from bgboard.controller.live import LiveState
 from bgboard.controller.turns.events import EventBus
 from bgboard.controller.turns.session import Session
 from bgboard.controller.turns.stabilizer import Stabilizer
-from bgboard.controller.tutor import Settings, Tutor
+from bgboard.controller.tutor import Tutor, TutorSettings
 from bgboard.engine.game import Match
 from bgboard.hardware.config import load_config
 from bgboard.hardware.display import Display
@@ -44,7 +44,7 @@ class Replay:
         self.backend = SimBackend()
         self.display = Display(self.backend, load_config().servo)
         lights = Lights(self.display, self.match)
-        tutor = Tutor(Settings(engine="builtin", ply=0, budget=0.5),
+        tutor = Tutor(TutorSettings(engine="builtin", ply=0, budget=0.5),
                       {"white": "warn+cube", "black": "warn+cube"})
         self.coach = Coach(tutor, self.match,
                            show=lambda frame: self.display.show(lights.base() | frame),

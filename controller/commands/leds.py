@@ -44,7 +44,7 @@ def register(subparsers) -> None:
 
 def read_frames(path: Path, servo) -> list[tuple[tuple, float | None]]:
     """Every frame of a JSONL file as (colours, cube angle or None), all checked first."""
-    from ...hardware.frame import Frame
+    from ...hardware.led_pattern import LedPattern
 
     frames = []
     with path.open() as lines:
@@ -59,7 +59,7 @@ def read_frames(path: Path, servo) -> list[tuple[tuple, float | None]]:
                 if cube is not None and type(cube) is not int:
                     raise ValueError(f"cube {cube!r} is not a cube value")
                 angle = None if cube is None else servo.angle(cube)
-                frames.append((Frame.plain(item["leds"]).at(0), angle))
+                frames.append((LedPattern.plain(item["leds"]).at(0), angle))
             except ValueError as exc:
                 raise ValueError(f"{path} line {number}: {exc}") from None
     if not frames:
@@ -88,8 +88,8 @@ def run_play(args) -> int:
 def run_test(args) -> int:
     from ...hardware.backends import open_backend
     from ...hardware.config import FACES, load_config
-    from ...hardware.frame import OFF
     from ...hardware.layout import COUNT, NAMES
+    from ...hardware.led_pattern import OFF
 
     config = load_config(args.config)
     with _stop_on_sigterm(), open_backend(args.backend, config) as backend:

@@ -63,6 +63,6 @@ def options_from(args):
 
 
 def run(args) -> int:
-    from ..play import Play
+    from ..play import LiveGame
 
-    return Play(options_from(args)).run()
+    return LiveGame(options_from(args)).run()

@@ -18,7 +18,7 @@ from ...engine.board import START, Position
 from ...engine.game import Action
 from ...engine.ids import position_id
 from ...engine.matfile import read_mat
-from ..tutor import Settings, judge
+from ..tutor import TutorSettings, judge
 from . import example
 
 
@@ -39,7 +39,7 @@ def run(args) -> int:
         record = read_mat(text)
     except ValueError as exc:
         raise ValueError(f"{args.file}: {exc}") from exc
-    settings = Settings()
+    settings = TutorSettings()
     with open_analyzer(args.engine) as engine:
         ply = engine.check_ply(min(2, engine.max_ply) if args.ply is None else args.ply)
         print(f"engine: {engine.label}, {ply}-ply", file=sys.stderr if args.json else sys.stdout)
@@ -61,7 +61,7 @@ def run(args) -> int:
     return 0
 
 
-def review_game(engine: Analyzer, settings: Settings, actions: tuple[Action, ...], ply: int,
+def review_game(engine: Analyzer, settings: TutorSettings, actions: tuple[Action, ...], ply: int,
                 cube: bool = True) -> Iterator[dict]:
     """One dict per decision of a game's record: checker plays and cube actions (`cube`
     False in the Crawford game)."""
@@ -98,7 +98,7 @@ def _may_double(pos: Position) -> bool:
     return pos.cube_owner in (None, pos.turn) and pos.cube < 64
 
 
-def _cube_row(engine: Analyzer, settings: Settings, pos: Position, ply: int, turn: int,
+def _cube_row(engine: Analyzer, settings: TutorSettings, pos: Position, ply: int, turn: int,
               chosen: str) -> dict:
     """The on-roll side's cube decision: `chosen` is "double" or "no double"."""
     advice = engine.cube(pos, ply)
@@ -111,7 +111,7 @@ def _cube_row(engine: Analyzer, settings: Settings, pos: Position, ply: int, tur
             "engine": engine.name, "ply": ply}
 
 
-def _answer_row(engine: Analyzer, settings: Settings, pos: Position, ply: int, turn: int,
+def _answer_row(engine: Analyzer, settings: TutorSettings, pos: Position, ply: int, turn: int,
                 action: Action) -> dict:
     """The doubled side's answer, judged from its own view (pos has the doubler on roll)."""
     advice = engine.cube(pos, ply)

@@ -1,7 +1,7 @@
 """Which legal play explains what the camera sees (DESIGN.md: the engine is the judge).
 
-Places in verdicts are the LED layout's: points 1..24 in White's numbering, "bar white",
-"tray black" and so on.
+Places in a Reconciliation are the LED layout's: points 1..24 in White's numbering, "bar
+white", "tray black" and so on.
 
 For one turn (a position and the dice) the judge knows every complete legal play, every
 partial one (some of its steps made) and the start. A stable board is one of those, an
@@ -26,7 +26,7 @@ def board_of(pos: Position) -> Board:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Reconciliation:
     """What a board is for this turn. kind: start, partial, complete, illegal or mismatch."""
 
     kind: str
@@ -59,20 +59,20 @@ class TurnJudge:
                         seen.add(tuple(b))
         return seen
 
-    def judge(self, board: Board) -> Verdict:
+    def judge(self, board: Board) -> Reconciliation:
         if board == board_of(self.start):
-            return Verdict("start")
+            return Reconciliation("start")
         if board in self.complete:
-            return Verdict("complete", self.complete[board])
+            return Reconciliation("complete", self.complete[board])
         if self._mover_view(board) in self.partial:
-            return Verdict("partial")
+            return Reconciliation("partial")
         spans = self._spans(board)
         if spans is None:
             return mismatch(board_of(self.start), board)
         reason, points = explain(self.start, self.dice, spans)
         mover = self.start.turn
-        return Verdict("illegal", reason=reason,
-                       points=tuple(mover_place(p, mover) for p in points))
+        return Reconciliation("illegal", reason=reason,
+                              points=tuple(mover_place(p, mover) for p in points))
 
     def _mover_view(self, board: Board) -> tuple[int, ...] | None:
         try:
@@ -139,12 +139,12 @@ def _board_dict(board: Board) -> dict:
             "off": {k: max(15 - n, 0) for k, n in seen.items()}}
 
 
-def mismatch(expected: Board, seen: Board) -> Verdict:
+def mismatch(expected: Board, seen: Board) -> Reconciliation:
     """The places where `seen` differs from `expected`, and from -> to moves that fix it."""
     differ = tuple(p for p in range(1, 25) if expected[0][p - 1] != seen[0][p - 1])
     differ += tuple(f"bar {side}" for side, i in (("white", 1), ("black", 2))
                     if expected[i] != seen[i])
     moves = corrections(_board_dict(seen), _board_dict(expected))
     where = ", ".join(str(k) for k in differ)
-    return Verdict("mismatch", reason=f"the board does not match the game at {where}",
-                   points=differ, corrections=tuple(moves))
+    return Reconciliation("mismatch", reason=f"the board does not match the game at {where}",
+                          points=differ, corrections=tuple(moves))

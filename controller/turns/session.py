@@ -36,7 +36,7 @@ from ...engine.game import Game, IllegalAction, Match
 from . import evidence
 from .events import EventBus
 from .journal import Journal
-from .reconciler import ROLLS, TurnJudge, Verdict, board_of, mismatch, rolls_reaching
+from .reconciler import ROLLS, Reconciliation, TurnJudge, board_of, mismatch, rolls_reaching
 from .stabilizer import StableView
 from .weighing import RATIO, Candidate, Scales, Weighing
 
@@ -102,10 +102,11 @@ class TurnState(Enum):
 
 _T = TurnState
 STEPS: dict[str, dict[TurnState, TurnState]] = {
-    # the turn is over: the dice picked up, the opponent's dice lie, a double (`_decide`)
+    # the turn is over: its dice picked up, the opponent's dice lie, a double (`_decide`); or
+    # the opponent rolled on a turn whose dice were not read (`_read_by_weighing`)
     "over": {_T.FOLLOWING: _T.DECIDING, _T.RESUMED: _T.OPPONENT_ROLLED,
              _T.RESUMED_STALE: _T.STALE},
-    # the opponent's dice lie while the turn is being decided
+    # two dice on the opponent's half while the turn is being decided
     "opponent_rolled": {_T.DECIDING: _T.OPPONENT_ROLLED},
     # a hand over the board
     "hand": {_T.OPPONENT_ROLLED: _T.STALE, _T.RESUMED: _T.RESUMED_STALE},
@@ -165,10 +166,10 @@ class Session:
         self.settings = settings
         self.judge: TurnJudge | None = None
         self.view_now: StableView | None = None
-        self._problem: tuple | None = None  # (verdict key, since t, announced)
+        self._problem: tuple | None = None  # (the Reconciliation, since t, announced)
         self._complete_since: float | None = None
         self._wait_clear: tuple = ()  # dice that must leave the board before dice count again
-        self._last_verdict: Verdict | None = None
+        self._last_judged: Reconciliation | None = None
         self._seen: tuple[int, ...] = ()  # the mover's dice last seen on their half, if any
         self.scales = Scales()  # the evidence; a new calibration starts a new session
         self._feed = Feed.VIEWS  # until the first frame is observed
@@ -242,20 +243,20 @@ class Session:
         """Time passes (call once per frame): patience and auto-commit run on this clock."""
         if self._problem and not self._problem[2] and t - self._problem[1] >= \
                 self.settings.patience:
-            verdict = self._problem[0]
-            self._problem = (verdict, self._problem[1], True)
-            if verdict.kind == "illegal":
-                self.bus.emit("illegal", f"illegal: {verdict.reason}", reason=verdict.reason,
-                              points=list(verdict.points))
+            judged = self._problem[0]
+            self._problem = (judged, self._problem[1], True)
+            if judged.kind == "illegal":
+                self.bus.emit("illegal", f"illegal: {judged.reason}", reason=judged.reason,
+                              points=list(judged.points))
             else:
-                self.bus.emit("mismatch", verdict.reason, points=list(verdict.points),
-                              corrections=[list(c) for c in verdict.corrections])
+                self.bus.emit("mismatch", judged.reason, points=list(judged.points),
+                              corrections=[list(c) for c in judged.corrections])
         auto = self.settings.auto_commit
         if auto is not None and self._complete_since is not None and \
                 t - self._complete_since >= auto and self.view_now is not None:
-            verdict = self.judge.judge(self.view_now.board)
-            if verdict.kind == "complete":
-                self._commit(verdict.play)
+            judged = self.judge.judge(self.view_now.board)
+            if judged.kind == "complete":
+                self._commit(judged.play)
 
     def finish(self) -> None:
         """The recording ends: the turn on the board is over, its dice picked up or not (the
@@ -374,42 +375,42 @@ class Session:
             self.bus.emit("no_move", f"{game.turn.key} cannot move: pick up the dice")
 
     def _moving(self, v: StableView) -> None:
-        verdict = self.judge.judge(v.board)
+        judged = self.judge.judge(v.board)
         opponent = self.game.turn.other
         if len(v.dice) == 2 and all(self._half_owner(d) is opponent for d in v.dice):
-            last = self._last_verdict
+            last = self._last_judged
             if self._decide():
                 pass  # the opponent has rolled: this turn is over
             elif self._feed is Feed.VIEWS and last is not None and last.kind == "complete":
                 self._commit(last.play)
             elif not self._read_from_play(v):
                 if self._unsure is None:
-                    self._trouble(verdict, v.t)
+                    self._trouble(judged, v.t)
                 return
             if self.game.result is None:
                 self._await_roll(v)
             return
-        self._last_verdict = verdict
+        self._last_judged = judged
         if v.dice and all(self._half_owner(d) is self.game.turn for d in v.dice):
             self._step("dice_back")  # the mover's dice are back
             self._unsure = None
         elif (not v.dice and self._decide()) or self._unsure is not None:
             return  # the dice are picked up: recorded, or unsure and said so
-        if verdict.kind in ("illegal", "mismatch"):
+        if judged.kind in ("illegal", "mismatch"):
             self._complete_since = None
-            self._trouble(verdict, v.t)
+            self._trouble(judged, v.t)
             return
         self._problem = None
-        if verdict.kind == "complete":
+        if judged.kind == "complete":
             if v.dice and self._complete_since is None:
                 self._complete_since = v.t
-                self.bus.emit("complete", verdict.play.move, move=verdict.play.move)
+                self.bus.emit("complete", judged.play.move, move=judged.play.move)
             return
         self._complete_since = None
-        if verdict.kind == "partial":
+        if judged.kind == "partial":
             self.bus.emit("in_progress", "moving")
         elif not v.dice:
-            self._trouble(Verdict("illegal", reason="a move must be made"), v.t)
+            self._trouble(Reconciliation("illegal", reason="a move must be made"), v.t)
 
     # --- weighing the evidence ---------------------------------------------------------------
     def _decide(self) -> bool:
@@ -632,16 +633,16 @@ class Session:
                 self.scales.explains(board_of(self.game.board), most=0)
         if self._feed is Feed.FRAMES and self._state.over:
             return self._decide()
-        verdict = self.judge.judge(self.view_now.board)
-        if verdict.kind == "complete":
-            self._commit(verdict.play)
+        judged = self.judge.judge(self.view_now.board)
+        if judged.kind == "complete":
+            self._commit(judged.play)
         return True
 
-    def _trouble(self, verdict: Verdict, t: float) -> None:
-        key = (verdict.kind, verdict.reason, verdict.points)
+    def _trouble(self, judged: Reconciliation, t: float) -> None:
+        key = (judged.kind, judged.reason, judged.points)
         if self._problem is None or (self._problem[0].kind, self._problem[0].reason,
                                      self._problem[0].points) != key:
-            self._problem = (verdict, t, False)
+            self._problem = (judged, t, False)
 
     # --- recording ---------------------------------------------------------------------------
     def _commit(self, play, inferred: bool = False) -> None:
@@ -658,7 +659,7 @@ class Session:
         self._log(record)
         self.scales.committed(board_of(game.board))
         self._complete_since = None
-        self._last_verdict = None
+        self._last_judged = None
         self._seen = ()
         self.judge = None
         self._reset_weighing()

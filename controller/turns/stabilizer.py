@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class Dice:
+class Die:
     """A die as the controller uses it: value, where it lies (field x, y) and whether cocked."""
 
     value: int
@@ -29,7 +29,7 @@ class StableView:
     points: tuple[int, ...]
     bar_white: int
     bar_black: int
-    dice: tuple[Dice, ...]
+    dice: tuple[Die, ...]
     confidence: tuple[float, ...]
     t: float
 
@@ -77,6 +77,6 @@ class Stabilizer:
             return None
         self._last = values
         latest = next(o for k, o in reversed(self._frames) if k[26] == values[26])
-        dice = tuple(Dice(d["value"], *d["field_xy"], bool(d.get("cocked")))
+        dice = tuple(Die(d["value"], *d["field_xy"], bool(d.get("cocked")))
                      for d in latest.get("dice", []))
         return StableView(values[:24], values[24], values[25], dice, shares, t)

@@ -1,4 +1,4 @@
-"""Frames: what every LED shows over time, and which face the cube turns to.
+"""LED patterns: what every LED shows over time, and which face the cube turns to.
 
 Each LED has a cycle: the colours it shows for one TICK each, repeated (a steady light is a
 one-colour cycle). Cycles replace blink flags and also carry ordered sequences, such as the
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .layout import COUNT, Place, index
+from ..engine.places import Place
+from .layout import COUNT, index
 
 RGB = tuple[int, int, int]
 Cycle = tuple[RGB, ...]
@@ -56,35 +57,35 @@ def rgb(value: object) -> RGB:
 
 
 @dataclass(frozen=True)
-class Frame:
+class LedPattern:
     """A full set of LED cycles in layout order, plus the cube face (None: leave the cube)."""
 
     lights: tuple[Cycle, ...] = ((OFF,),) * COUNT
     cube: int | None = None
 
     @classmethod
-    def plain(cls, leds: Sequence[object], cube: int | None = None) -> Frame:
-        """A steady frame from one colour per LED (checked: exactly COUNT RGB triples)."""
+    def plain(cls, leds: Sequence[object], cube: int | None = None) -> LedPattern:
+        """A steady pattern from one colour per LED (checked: exactly COUNT RGB triples)."""
         if len(leds) != COUNT:
             raise ValueError(f"a frame needs {COUNT} LED colours, got {len(leds)}")
         return cls(tuple((rgb(c),) for c in leds), cube)
 
-    def lit(self, places: Iterable[Place], cycle: Cycle) -> Frame:
-        """This frame with the LEDs at `places` showing `cycle`."""
+    def lit(self, places: Iterable[Place], cycle: Cycle) -> LedPattern:
+        """This pattern with the LEDs at `places` showing `cycle`."""
         lights = list(self.lights)
         for i in {index(p) for p in places}:
             lights[i] = cycle
-        return Frame(tuple(lights), self.cube)
+        return LedPattern(tuple(lights), self.cube)
 
     def at(self, tick: int) -> tuple[RGB, ...]:
-        """The plain colours shown during step `tick` (counted from when the frame was shown)."""
+        """The plain colours shown during step `tick` (counted from when the pattern was shown)."""
         return tuple(c[tick % len(c)] for c in self.lights)
 
-    def __or__(self, top: Frame) -> Frame:
-        """`top` laid over this frame: its lit LEDs and its cube win."""
+    def __or__(self, top: LedPattern) -> LedPattern:
+        """`top` laid over this pattern: its lit LEDs and its cube win."""
         pairs = zip(self.lights, top.lights, strict=True)
         lights = tuple(b if any(c != OFF for c in b) else a for a, b in pairs)
-        return Frame(lights, self.cube if top.cube is None else top.cube)
+        return LedPattern(lights, self.cube if top.cube is None else top.cube)
 
 
-DARK = Frame()
+DARK = LedPattern()
