@@ -40,7 +40,8 @@ from .reconciler import ROLLS, Reconciliation, TurnJudge, board_of, mismatch, ro
 from .stabilizer import StableView
 from .weighing import RATIO, Candidate, Scales, Weighing
 
-DOUBTS = 4  # the likeliest other plays of a settled turn the next turn is weighed from
+DOUBTS = 4  # the likeliest other boards of a turn in doubt the next turn is weighed from
+CHECKED = 2  # a turn recorded less than ratio ** CHECKED likelier than the runner-up is in doubt
 
 
 @dataclass(frozen=True)
@@ -422,7 +423,8 @@ class Session:
             return False
         weighing = self._weigh()
         if weighing.decided:
-            self._record(weighing.best)
+            close = weighing.log_ratio < CHECKED * math.log(self.settings.ratio)
+            self._record(weighing.best, checked=close)
             return True
         if weighing.close(self.settings.ratio):
             self._say_unsure(weighing)
@@ -464,11 +466,7 @@ class Session:
         turn = sum(1 for a in game.record if a.kind == "move") + 1
         self.bus.emit("settled", f"turn {turn}: recorded {chosen.reading}, likelier than "
                       f"{other}; check it", turn=turn, readings=[chosen.reading, other])
-        alts = [c for c in self.scales.likeliest(chosen.roll, DOUBTS + 1)
-                if c.board != chosen.board][:DOUBTS]
-        self._record(chosen, inferred=by_roll)
-        if alts and chosen.play is not None:
-            self._doubt = (alts, game.record[-1])
+        self._record(chosen, inferred=by_roll, checked=True)
         self._go_on()
 
     def _say_unsure(self, weighing: Weighing) -> None:
@@ -486,13 +484,19 @@ class Session:
                       points=list(weighing.doubt), readings=readings,
                       ratio=round(math.exp(min(weighing.log_ratio, 50.0)), 2))
 
-    def _record(self, candidate: Candidate, inferred: bool = False) -> None:
+    def _record(self, candidate: Candidate, inferred: bool = False,
+                checked: bool = False) -> None:
         """Record a candidate the evidence (or the player's confirm) decided; `inferred`: its
-        roll was read from the play, not from dice seen."""
+        roll was read from the play, not from dice seen; `checked`: it was in doubt, and the
+        next turn checks it (`_revisit`) against its likeliest other boards."""
         game = self.game
         if candidate.kind != "complete":
             return
-        candidate = self._revisit(candidate)
+        doubts = self.scales.likeliest(DOUBTS, but=candidate.board) \
+            if checked and candidate.play is not None else []
+        revisited = self._revisit(candidate)
+        if revisited is not candidate:  # weighed from another position: its doubts were not
+            candidate, doubts = revisited, []
         if candidate.roll != game.dice:
             if game.dice is not None:
                 game.undo()  # the dice read first were not the dice the whole turn shows
@@ -503,21 +507,28 @@ class Session:
                           dice=list(candidate.roll), **({"inferred": True} if inferred else {}))
         self._problem = None
         self._commit(candidate.play, inferred=inferred)
+        if doubts:
+            self._doubt = (doubts, game.record[-1])
         waiting, self._waiting = self._waiting, []
         for name in waiting:
             self.press(name)
 
     def _revisit(self, candidate: Candidate) -> Candidate:
-        """The turn before this one was settled in doubt: when this turn's frames fit a play of
-        the same roll from another likely play's position better by the ratio asked for, that
-        play was the one played. It is recorded instead (the settled turn taken back, the
-        take-back journalled) and said, and this turn's best from there is returned."""
+        """The turn before this one was recorded in doubt: when this turn's frames fit a play
+        of its roll from the position one of that turn's likeliest other boards leaves better
+        by the ratio asked for, that board's play (and roll: a die misread in every frame) was
+        the one played. It is recorded instead (the turn taken back, the take-back and, for
+        another roll, the roll's journalled) and said, and this turn's best from there is
+        returned."""
         doubt, self._doubt = self._doubt, None
         game = self.game
         if doubt is None or not game.record or game.record[-1] != doubt[1]:
             return candidate
+        opening = not any(a.kind == "move" for a in game.record[:-1])
         fits = []
         for alt in doubt[0]:
+            if opening and alt.roll != doubt[1].dice:
+                continue  # the opening roll is one die each, read apart
             self.scales.new_turn()  # the candidates weighed last started elsewhere
             other = self.scales.weigh(alt.play.position, None, [candidate.roll],
                                       self.settings.ratio).best
@@ -533,11 +544,15 @@ class Session:
             game.undo()  # this turn's roll, rolled again below
         game.undo()  # the settled play: its roll stays
         self._log({"type": "undo"})
+        if alt.roll != settled.dice:
+            game.undo()  # ... unless the play was another roll's
+            self._log({"type": "undo"})
+            game.roll(*alt.roll)
         game.move(alt.play)
-        self._log({"type": "turn", "color": settled.color.key, "dice": list(settled.dice),
+        self._log({"type": "turn", "color": settled.color.key, "dice": list(alt.roll),
                    "move": alt.play.move})
         turn = sum(1 for a in game.record if a.kind == "move")
-        was = f"{alt.roll[0]}{alt.roll[1]}: {settled.play.move}"
+        was = f"{settled.dice[0]}{settled.dice[1]}: {settled.play.move}"
         self.bus.emit("settled", f"turn {turn}: the next turn shows {alt.reading}, not {was}; "
                       "recorded again", turn=turn, readings=[alt.reading, was])
         if rolled is not None:
@@ -557,10 +572,12 @@ class Session:
         several, or a pass, one of them most like the dice seen), though the mover's dice were
         not read (or read as others): record that roll and play. At the opening the mover is
         whoever did not roll now. Fed frame by frame, the session weighs every roll's plays
-        instead (`_read_by_weighing`)."""
+        instead (`_read_by_weighing`), from one die of the opponent's too (a lamp can wash out
+        the other in every frame), unless nothing moved and no die of the mover's was seen:
+        those are the last roller's dice still lying."""
         game = self.game
         owners = {self._half_owner(d) for d in v.dice}
-        if not (self.settings.infer_dice and len(v.dice) == 2 and len(owners) == 1) or \
+        if not (self.settings.infer_dice and len(v.dice) in (1, 2) and len(owners) == 1) or \
                 None in owners:
             return False
         mover = owners.pop().other
@@ -569,7 +586,10 @@ class Session:
                         (game.dice is not None and self._opening_turn())):
             return False  # not the mover's turn, or the opening roll was read
         if started and self._feed is Feed.FRAMES:
-            return self._read_by_weighing()
+            moved = v.board != board_of(game.board)
+            return bool(moved or self.scales.dice_seen) and self._read_by_weighing()
+        if len(v.dice) != 2:
+            return False
         found = rolls_reaching(game.board if started else replace(game.board, turn=mover),
                                v.board)
         if not started:  # the opening roll is one die each: never a double, never a pass

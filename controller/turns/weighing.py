@@ -103,13 +103,23 @@ class Scales:
             return None
         return max(ROLLS, key=lambda roll: evidence.dice_score(roll, self.dice_seen))
 
-    def likeliest(self, roll: tuple[int, int], n: int) -> list[Candidate]:
-        """The `n` complete plays of `roll` weighed last that the frames since the last hand
-        fit best, best first."""
-        candidates, boards = self._candidates.get(roll, ([], np.zeros((0, 26))))
-        fits = evidence.frame_scores(boards, self.segment, self.quirks) if candidates else []
-        order = sorted(range(len(candidates)), key=lambda i: -fits[i])
-        return [candidates[i] for i in order if candidates[i].play is not None][:n]
+    def likeliest(self, n: int, but: evidence.Board | None = None) -> list[Candidate]:
+        """The `n` complete plays weighed last, of every roll weighed this turn, whose boards
+        the frames since the last hand and the dice seen fit best, best first: one per board
+        (the roll the dice seen make likeliest), `but` that board left out."""
+        weighed = list(self._candidates.values())
+        if not weighed:
+            return []
+        candidates = [c for group, _ in weighed for c in group]
+        fits = evidence.frame_scores(np.concatenate([b for _, b in weighed]), self.segment,
+                                     self.quirks)
+        fits += [evidence.dice_score(c.roll, self.dice_seen) for c in candidates]
+        out: dict[evidence.Board, Candidate] = {}
+        for i in np.argsort(-fits, kind="stable"):
+            c = candidates[i]
+            if c.play is not None and c.board != but:
+                out.setdefault(c.board, c)
+        return list(out.values())[:n]
 
     def fit(self, board: evidence.Board) -> float:
         """Log-likelihood of the frames since the last hand under `board`."""
