@@ -11,34 +11,17 @@ from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.controller.turns.session import Settings
 from bgboard.engine.board import START_POINTS
 from bgboard.engine.game import Match
+from controller_helpers import board, frame_of
 
 # White's home on White's right (--home right): White's half is field x < 0.5.
 WHITE_DICE, BLACK_DICE = (0.2, 0.3), (0.7, 0.8)
-
-
-def frame(points, dice=(), hand=False, unsure=()) -> dict:
-    """One Observation: `dice` as (value, x); `unsure`: (point, [(count, probability)...])
-    for the points the reader gives options for."""
-    out = {"points": list(points), "bar": {"white": 0, "black": 0},
-           "off": {"white": 0, "black": 0}, "hand": hand, "confidence": 1.0,
-           "dice": [{"value": v, "field_xy": [x, 0.5], "cocked": False} for v, x in dice]}
-    if unsure:
-        out["point_options"] = {str(p): [list(o) for o in options] for p, options in unsure}
-    return out
-
-
-def board(changes: dict[int, int], start=START_POINTS) -> list[int]:
-    points = list(start)
-    for point, change in changes.items():
-        points[point - 1] += change
-    return points
 
 
 def shots(*parts) -> list[dict]:
     """Each part (points, dice, frames): two hand frames, then that many still frames."""
     out = []
     for points, dice, n in parts:
-        out += [frame(points, hand=True)] * 2 + [frame(points, dice)] * n
+        out += [frame_of(points, hand=True)] * 2 + [frame_of(points, dice)] * n
     return out
 
 
@@ -88,10 +71,10 @@ WHITE_42 = board({8: -1, 6: -1, 4: 2}, BLACK_52)  # White 42: 8/4 6/4
 
 def test_a_turn_settled_on_a_die_misread_in_every_frame_is_recorded_again_with_its_roll(
         tmp_path):
-    lit = [frame(b, ((5, 0.7), (1, 0.8))) for b in (BLACK_51, BLACK_52)] * 4
-    bare = [frame(b) for b in (BLACK_51, BLACK_52)] * 4
+    lit = [frame_of(b, ((5, 0.7), (1, 0.8))) for b in (BLACK_51, BLACK_52)] * 4
+    bare = [frame_of(b) for b in (BLACK_51, BLACK_52)] * 4
     frames = opening() + shots((OPENED, ((5, 0.7), (2, 0.8)), 6)) + \
-        [frame(OPENED, hand=True)] * 2 + lit + [frame(BLACK_52, hand=True)] * 2 + bare + \
+        [frame_of(OPENED, hand=True)] * 2 + lit + [frame_of(BLACK_52, hand=True)] * 2 + bare + \
         shots((BLACK_52, ((4, 0.2), (2, 0.3)), 6), (WHITE_42, ((4, 0.2), (2, 0.3)), 6),
               (WHITE_42, (), 6))
     journal = Journal(tmp_path / "game.jsonl")
@@ -113,9 +96,9 @@ def test_a_turn_settled_on_a_die_misread_in_every_frame_is_recorded_again_with_i
 
 def test_a_turn_recorded_far_likelier_than_its_runner_up_is_not_checked_again():
     """The same turn with the die read right in every frame: recorded at once, no doubt."""
-    lit = [frame(BLACK_52, ((5, 0.7), (2, 0.8)))] * 8
+    lit = [frame_of(BLACK_52, ((5, 0.7), (2, 0.8)))] * 8
     frames = opening() + shots((OPENED, ((5, 0.7), (2, 0.8)), 6)) + \
-        [frame(OPENED, hand=True)] * 2 + lit + shots((BLACK_52, (), 6),
+        [frame_of(OPENED, hand=True)] * 2 + lit + shots((BLACK_52, (), 6),
                                                     (BLACK_52, ((4, 0.2), (2, 0.3)), 6),
                                                     (WHITE_42, ((4, 0.2), (2, 0.3)), 6),
                                                     (WHITE_42, (), 6))

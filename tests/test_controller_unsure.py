@@ -26,7 +26,7 @@ from bgboard.engine.game import Match
 from bgboard.hardware import signals
 from bgboard.hardware.layout import index
 from cli_helpers import bgboard
-from controller_helpers import observations
+from controller_helpers import board, frame_of, observations
 
 FILM = film_match(1, games=1)  # 63 actions; White's home on White's right (--home right)
 UNSURE_AT = 605  # with wrong_die, the frame the session says it is unsure of White's dance
@@ -147,19 +147,6 @@ def test_learning_the_boards_quirks_is_what_keeps_the_short_stacks_game_sure(mon
 
 
 # --- one turn, two readings: the unsure event, its LEDs and its web view ------------------
-
-def frame_of(points, dice=()) -> dict:
-    return {"points": list(points), "bar": {"white": 0, "black": 0},
-            "off": {"white": 0, "black": 0}, "hand": False, "confidence": 1.0,
-            "dice": [{"value": v, "field_xy": [x, 0.5], "cocked": False} for v, x in dice]}
-
-
-def board(changes: dict[int, int]) -> list[int]:
-    points = list(START_POINTS)
-    for point, change in changes.items():
-        points[point - 1] += change
-    return points
-
 
 # White opens 31; the camera sees 24/21 half done and 8/5 half done: 8/5 6/5 or 24/21 6/5?
 HALFWAY = board({24: -1, 21: 1, 8: -1, 6: -1, 5: 2})
