@@ -114,6 +114,19 @@ def test_returning_to_the_position_before_the_last_turn_takes_it_back():
     assert records(result.match) == [[(WHITE, "move", (3, 1), "24/20")]]
 
 
+def test_undo_after_the_next_roll_is_refused_not_a_crash():
+    after = board({8: -1, 5: 2, 6: -1})
+    black_dice = (synth.Die(6, (0.7, 0.4)), synth.Die(4, (0.8, 0.6)))
+    stream = manual(*opening_31_by_white(), Shot(after, (0, 0), (), frames=6),
+                    Shot(after, (0, 0), black_dice, frames=12))
+    result = record(stream, lambda o: o, calibration=CAL, buttons={len(stream) - 2: "undo"})
+    [illegal] = [e for e in result.bus.history if e.kind == "illegal"]
+    assert illegal.text == "undo: black has rolled 6-4: a play can be taken back only before the next roll"
+    game = result.match.games[0]
+    assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
+    assert game.dice == (6, 4) and game.turn is BLACK
+
+
 def test_dice_on_the_wrong_half_or_cocked_mean_roll_again():
     after = board({8: -1, 5: 2, 6: -1})
     wrong_half = (synth.Die(6, (0.2, 0.4)), synth.Die(4, (0.3, 0.6)))  # White's half

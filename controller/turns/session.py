@@ -709,7 +709,7 @@ class Session:
     def _maybe_takeback(self, v: StableView) -> bool:
         """The board shows the position before the last committed turn: take it back."""
         game = self.game
-        if not self.settings.takebacks or not game.record or v.dice:
+        if not self.settings.takebacks or not game.record or v.dice or game.dice is not None:
             return False
         if game.record[-1].kind != "move":
             return False
@@ -724,6 +724,9 @@ class Session:
         game = self.game
         if not game.record or game.record[-1].kind != "move" or game.result is not None:
             raise IllegalAction("there is no turn to take back")
+        if game.dice is not None:
+            raise IllegalAction(f"{game.turn.key} has rolled {game.dice[0]}-{game.dice[1]}: a "
+                                "play can be taken back only before the next roll")
         if not self.settings.takebacks:
             raise IllegalAction("take-backs are off")
         game.undo()
