@@ -21,16 +21,13 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from bgboard.firmware_bridge.link import Link  # noqa: E402
-from bgboard.firmware_bridge.simulator import Simulator  # noqa: E402
-from firmware_helpers import FaultyLine  # noqa: E402
+from bgboard.firmware_bridge.faulty_line import FaultyLine
+from bgboard.firmware_bridge.link import Link
+from bgboard.firmware_bridge.simulator import Simulator
 
 
 def frame(i: int) -> list[tuple[int, int, int]]:

@@ -41,14 +41,11 @@ def stream(seed: int) -> tuple[Path, Path]:
     and its calibration (which gives the board's side)."""
     path, cal = CACHE / f"game{seed}.jsonl", CACHE / f"game{seed}.cal.json"
     if not path.exists():
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from controller_helpers import observations
-
         CACHE.mkdir(parents=True, exist_ok=True)
         film = film_match(seed)
         cal.write_text(json.dumps(film_calibration(film)))
         path.write_text("".join(json.dumps({**o, "t": round(i / 10, 1)}) + "\n"
-                                for i, o in enumerate(observations(film))))
+                                for i, o in enumerate(film.observations())))
     return path, cal
 
 

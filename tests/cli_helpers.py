@@ -6,6 +6,10 @@ import subprocess
 import sys
 
 BGBOARD = [sys.executable, "-m", "bgboard.controller.cli"]
+# A calibration of a 1280x720 camera over the whole board (the `cal` fixture writes it).
+CAL = {"version": 1, "image_size": [1280, 720],
+       "corners_px": {"p1": [1100, 640], "p12": [180, 640], "p13": [180, 80],
+                      "p24": [1100, 80]}}
 
 
 def bgboard(*args: str, stdin: str | None = None, timeout: float = 120,

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from bgboard.firmware_bridge.simulator import Simulator
+from cli_helpers import CAL
 
 
 @pytest.fixture
@@ -20,3 +22,11 @@ def sim(tmp_path: Path):
     log = simulator.stop()
     assert " 0 timing errors, 0 overflow bits" in log, log
     assert int(re.search(r"longest low (\d+) ns", log)[1]) < 5000, log   # no early latch
+
+
+@pytest.fixture
+def cal(tmp_path: Path) -> Path:
+    """cli_helpers.CAL written as a calibration file."""
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(CAL))
+    return path

@@ -1,23 +1,11 @@
-"""Observation streams from filmed games: the ground truth of each shot, frame by frame."""
+"""Observation streams with faults, and hand-made Observations, for the controller tests (a
+film's true Observations: `Film.observations`)."""
 
 from __future__ import annotations
 
 import random
 
-from bgboard.controller.demo.film import Film, Shot
 from bgboard.engine.board import START_POINTS
-
-
-def observation(shot: Shot) -> dict:
-    return {"points": list(shot.points), "bar": {"white": shot.bar[0], "black": shot.bar[1]},
-            "off": {"white": 0, "black": 0},
-            "dice": [{"value": d.value, "field_xy": list(d.field_xy), "cocked": d.cocked}
-                     for d in shot.dice],
-            "hand": shot.hand, "confidence": 1.0}
-
-
-def observations(film: Film) -> list[dict]:
-    return [observation(shot) for shot in film.shots for _ in range(shot.frames)]
 
 
 def noisy(obs: list[dict], seed: int, miscount: float = 0.05, hands: float = 0.03) -> list[dict]:

@@ -2,22 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
 from cli_helpers import bgboard
-
-CAL = {"version": 1, "image_size": [1280, 720],
-       "corners_px": {"p1": [1100, 640], "p12": [180, 640], "p13": [180, 80],
-                      "p24": [1100, 80]}}
-
-
-@pytest.fixture
-def cal(tmp_path):
-    path = tmp_path / "cal.json"
-    path.write_text(json.dumps(CAL))
-    return path
 
 
 def test_record_a_missing_video(tmp_path, cal):

@@ -13,7 +13,6 @@ from bgboard.controller.turns.stabilizer import Stabilizer
 from bgboard.controller.tutor import Tutor, TutorSettings
 from bgboard.engine.board import WHITE
 from bgboard.engine.game import Game, Match
-from controller_helpers import observations
 
 pytest.importorskip("gnubg_nn", reason="gnubg-nn is not installed: no engine to tutor with")
 
@@ -46,7 +45,7 @@ def test_hints_for_white_and_verdicts_for_black_on_a_filmed_game():
     bus.subscribe(coach)
     stabilizer = Stabilizer()
     with tutor:
-        for i, obs in enumerate(observations(film)):
+        for i, obs in enumerate(film.observations()):
             if i in film.buttons:
                 session.press(film.buttons[i])
             view = stabilizer.feed(obs, i / 10)

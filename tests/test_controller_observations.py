@@ -12,7 +12,6 @@ from bgboard.controller.demo.film import film_calibration, film_match
 from bgboard.controller.turns.journal import read_journal, rebuild
 from bgboard.engine.matfile import read_mat
 from cli_helpers import bgboard
-from controller_helpers import observations
 
 FILM = film_match(1, games=1)  # White's home on White's right: White's right half x < 0.5
 
@@ -29,7 +28,7 @@ def moves(match) -> list[tuple]:
 @pytest.fixture(scope="module")
 def stream(tmp_path_factory):
     path = tmp_path_factory.mktemp("obs") / "game.jsonl"
-    path.write_text(lines(observations(FILM)))
+    path.write_text(lines(FILM.observations()))
     return path
 
 

@@ -12,7 +12,7 @@ from bgboard.controller.recorder import record
 from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.engine.board import BLACK, START, WHITE
 from bgboard.vision import synthetic as synth
-from controller_helpers import noisy, observation, observations
+from controller_helpers import noisy
 
 FILMS = [film_match(seed, games=2, length=3) for seed in (1, 2, 3)]
 
@@ -20,7 +20,7 @@ FILMS = [film_match(seed, games=2, length=3) for seed in (1, 2, 3)]
 @functools.cache
 def recorded(index: int):
     film = FILMS[index]
-    return record(observations(film), lambda o: o, calibration=calibration(film),
+    return record(film.observations(), lambda o: o, calibration=calibration(film),
                   buttons=film.buttons, match=type(film.match)(length=3))
 
 
@@ -47,14 +47,14 @@ def test_the_films_hold_ties_cocked_dice_hits_bar_bearoff_and_cube():
 @pytest.mark.parametrize("seed", [11, 12])
 def test_noise_does_not_change_the_record(seed):
     film = FILMS[seed % 3]
-    result = record(noisy(observations(film), seed), lambda o: o,
+    result = record(noisy(film.observations(), seed), lambda o: o,
                     calibration=calibration(film), buttons=film.buttons,
                     match=type(film.match)(length=3))
     assert records(result.match) == records(film.match)
 
 
 def manual(*shots: Shot) -> list[dict]:
-    return [observation(s) for s in shots for _ in range(s.frames)]
+    return [s.observation() for s in shots for _ in range(s.frames)]
 
 
 LOOK = synth.Look()  # p1 at the bottom right: White's right half is field x < 0.5
@@ -121,7 +121,8 @@ def test_undo_after_the_next_roll_is_refused_not_a_crash():
                     Shot(after, (0, 0), black_dice, frames=12))
     result = record(stream, lambda o: o, calibration=CAL, buttons={len(stream) - 2: "undo"})
     [illegal] = [e for e in result.bus.history if e.kind == "illegal"]
-    assert illegal.text == "undo: black has rolled 6-4: a play can be taken back only before the next roll"
+    assert illegal.text == ("undo: black has rolled 6-4: a play can be taken back only before "
+                            "the next roll")
     game = result.match.games[0]
     assert records(result.match) == [[(WHITE, "move", (3, 1), "8/5 6/5")]]
     assert game.dice == (6, 4) and game.turn is BLACK
@@ -173,7 +174,7 @@ def test_the_journal_rebuilds_the_match_even_after_a_torn_write(tmp_path):
     path = tmp_path / "game.jsonl"
     journal = Journal(path)
     journal.append({"type": "match", "length": 3, "players": ["A", "B"], "version": 1})
-    result = record(observations(film), lambda o: o, calibration=calibration(film),
+    result = record(film.observations(), lambda o: o, calibration=calibration(film),
                     buttons=film.buttons, journal=journal, match=type(film.match)(length=3))
     journal.close()
     match, names = rebuild(read_journal(path))
@@ -185,7 +186,7 @@ def test_the_journal_rebuilds_the_match_even_after_a_torn_write(tmp_path):
 
 def test_a_point_misread_for_good_no_longer_stalls_the_game():
     film = FILMS[0]
-    obs = observations(film)
+    obs = film.observations()
     truth = film.match.games[0].record
     tenth = sum(s.frames for s in film.shots[:_shot_after_moves(film, 10)])
     for o in obs[tenth:]:  # from the 10th turn's end on, one checker is misread for good
@@ -257,7 +258,7 @@ def test_a_die_misread_as_cocked_in_every_frame_does_not_stop_the_game():
     played = board({8: -1, 5: 2, 6: -1})
     after = board({1: 1, 11: -1}, played)  # Black 24/14: only a 64
     cocked = (BLACK_64[0], synth.Die(4, (0.8, 0.6), cocked=True))
-    hand = {**observation(Shot(played, (0, 0))), "hand": True}
+    hand = {**Shot(played, (0, 0)).observation(), "hand": True}
     frames = [*manual(*opening_31_by_white(), Shot(played, (0, 0), frames=6)), hand, hand,
               *manual(Shot(played, (0, 0), cocked, frames=6)), hand, hand,
               *manual(Shot(after, (0, 0), cocked, frames=6)), hand, hand, hand,

@@ -26,7 +26,7 @@ from bgboard.engine.game import Match
 from bgboard.hardware import signals
 from bgboard.hardware.layout import index
 from cli_helpers import bgboard
-from controller_helpers import board, frame_of, observations
+from controller_helpers import board, frame_of
 
 FILM = film_match(1, games=1)  # 63 actions; White's home on White's right (--home right)
 UNSURE_AT = 605  # with wrong_die, the frame the session says it is unsure of White's dance
@@ -82,7 +82,7 @@ def everything(obs: dict, rng: random.Random, frame: int) -> dict:
 def stream(fault) -> str:
     rng = random.Random(1)
     return "".join(json.dumps({**fault(o, rng, i), "t": round(i / 10, 1)}) + "\n"
-                   for i, o in enumerate(observations(FILM)))
+                   for i, o in enumerate(FILM.observations()))
 
 
 def recorded(tmp_path, fault, *events: dict):

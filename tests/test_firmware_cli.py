@@ -11,7 +11,8 @@ import pytest
 
 from bgboard.firmware_bridge import build
 from bgboard.firmware_bridge import protocol as p
-from firmware_helpers import NEEDS_TOOLS, FaultyLine, RawPort, wait_for
+from bgboard.firmware_bridge.faulty_line import FaultyLine
+from firmware_helpers import NEEDS_TOOLS, RawPort, wait_for
 
 pytestmark = NEEDS_TOOLS
 

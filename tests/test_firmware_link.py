@@ -9,10 +9,11 @@ import pytest
 from bgboard.firmware_bridge import link as link_module
 from bgboard.firmware_bridge import protocol as p
 from bgboard.firmware_bridge.discovery import USB_IDS
+from bgboard.firmware_bridge.faulty_line import FaultyLine
 from bgboard.firmware_bridge.link import Link, LinkEvent
 from bgboard.firmware_bridge.simulator import Simulator
 from bgboard.hardware.serial_backend import SerialBackend
-from firmware_helpers import NEEDS_TOOLS, FaultyLine, wait_for
+from firmware_helpers import NEEDS_TOOLS, wait_for
 
 pytestmark = NEEDS_TOOLS
 

@@ -24,7 +24,6 @@ from bgboard.controller.recorder import follow
 from bgboard.controller.relay import attach
 from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.controller.web.hall import serve_hall
-from controller_helpers import observations
 from mqtt_helpers import MOSQUITTO, Mosquitto
 from test_web_browser import ARGS, CHROMIUM
 
@@ -46,7 +45,7 @@ def journalled(seed: int, path: Path) -> list[dict]:
     film = film_match(seed, games=1)
     journal = Journal(path)
     journal.append({"type": "match", "length": 0, "players": ["Alice", "Bob"], "version": 1})
-    follow(((i / 10, o) for i, o in enumerate(observations(film))),
+    follow(((i / 10, o) for i, o in enumerate(film.observations())),
            settings_for(film_calibration(film)), buttons=film.buttons, journal=journal)
     journal.close()
     return read_journal(path)

@@ -12,29 +12,15 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from bgboard.controller.cli import build_parser
 from bgboard.controller.play import LiveGame, PlayOptions
 from bgboard.controller.turns.journal import Journal, read_journal
 from bgboard.firmware_bridge.discovery import USB_IDS
 from camera_fakes import PI_CONTROLS, install_picamera2
-from cli_helpers import bgboard
+from cli_helpers import CAL, bgboard
 
 ROOT = Path(__file__).resolve().parents[1]
-CAL = {"version": 1, "image_size": [1280, 720],
-       "corners_px": {"p1": [1100, 640], "p12": [180, 640], "p13": [180, 80],
-                      "p24": [1100, 80]}}
 
-
-
-@pytest.fixture
-def cal(tmp_path) -> Path:
-    import json
-
-    path = tmp_path / "cal.json"
-    path.write_text(json.dumps(CAL))
-    return path
 
 
 def test_the_journal_keeps_records_in_memory_while_the_disk_refuses(tmp_path):

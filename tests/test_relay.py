@@ -23,7 +23,6 @@ from bgboard.controller.relay import attach
 from bgboard.controller.turns.journal import Journal, read_journal, rebuild
 from bgboard.engine.matfile import write_mat
 from cli_helpers import BGBOARD, bgboard
-from controller_helpers import observations
 from gnubg_cli import GNUBG, expected_gnubg_actions, gnubg_actions, gnubg_import
 from mqtt_helpers import MOSQUITTO, OPENSSL, Mosquitto, free_port
 
@@ -45,7 +44,7 @@ def broker(tmp_path):
 
 def stream(film: Film) -> list[str]:
     return [json.dumps({**o, "t": round(i / 10, 1)}) + "\n"
-            for i, o in enumerate(observations(film))]
+            for i, o in enumerate(film.observations())]
 
 
 def side(film: Film, path: Path) -> list[str]:

@@ -25,7 +25,6 @@ from bgboard.hardware.config import load_config
 from bgboard.hardware.display import Display
 from bgboard.hardware.sim_backend import SimBackend
 from bgboard.vision import synthetic as synth
-from controller_helpers import observation
 
 
 class Replay:
@@ -76,7 +75,7 @@ class Replay:
             if self._stop.is_set() or self._finished():
                 break
             self._take_presses()
-            obs = observation(shot)
+            obs = shot.observation()
             view = stabilizer.feed(obs, index / 10)
             if view is not None:
                 self.session.view(view)

@@ -35,6 +35,15 @@ class Shot:
     hand: bool = False
     frames: int = 5
 
+    def observation(self) -> dict:
+        """The Observation (DESIGN.md) a reader that never errs gives of this shot: the
+        ground truth a recorder is measured against."""
+        return {"points": list(self.points), "bar": {"white": self.bar[0], "black": self.bar[1]},
+                "off": {"white": 0, "black": 0},
+                "dice": [{"value": d.value, "field_xy": list(d.field_xy), "cocked": d.cocked}
+                         for d in self.dice],
+                "hand": self.hand, "confidence": 1.0}
+
 
 @dataclass
 class Film:
@@ -48,6 +57,10 @@ class Film:
     @property
     def frames(self) -> int:
         return sum(s.frames for s in self.shots)
+
+    def observations(self) -> list[dict]:
+        """The film's true Observations, one a frame."""
+        return [shot.observation() for shot in self.shots for _ in range(shot.frames)]
 
 
 def film_calibration(film: Film) -> dict:
