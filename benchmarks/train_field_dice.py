@@ -5,17 +5,18 @@
     python benchmarks/vision.py           # then measure on seeds 0-999 (never trained on)
 
 Material: frames rendered by `vision.synthetic` from seeds 100000 on, each with one to six dice
-(a quarter of them leaning; in half the frames also against or on checkers, as dice lie
-while the checkers move) and sometimes a hand; with `--look-frames N`, N more from seeds
-200000 on in the trained looks of `synthetic.looks` in turn (3D dice and glossy checkers, piles,
-inlays, leather...; never the held-out logo and marble); with `--big-frames N`, N more from
-seeds 250000 on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small
-boards (half on those looks); the benchmark reads seeds 0-999 and 2000-2299, so every figure
-it prints is on frames never trained on. Frames are kept in
-`--cache` and reused. The finder learns die centres on the half-size field as `read` warps
-it (through corners jittered by a pixel, as a calibration may be off); the reader learns
-"no die" / 1-6 and leaning on patches around the dice, around random places, and around
-the places where the trained finder marks a die that is not there.
+(a quarter of them leaning; in half the frames also against or on checkers, as dice lie while
+the checkers move) and sometimes a hand; with `--look-frames N`, N more from seeds 200000 on in
+the trained looks of `synthetic.looks` in turn (3D dice and glossy checkers, piles, inlays,
+leather...; never the held-out logo and marble); with `--big-frames N`, N more from seeds 250000
+on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small boards (half on
+those looks); with `--webcam N`, the reader also learns N times over from the real webcam dice
+of benchmarks/webcam_dice.py's training split (never its `valid_*` photos). The benchmark reads
+seeds 0-999 and 2000-2299, so every figure it prints is on frames never trained on. Frames are
+kept in `--cache` and reused. The finder learns die centres on the half-size field as `read`
+warps it (through corners jittered by a pixel, as a calibration may be off); the reader learns
+"no die" / 1-6 and leaning on patches around the dice, around random places, and around the
+places where the trained finder marks a die that is not there.
 """
 
 from __future__ import annotations
@@ -111,6 +112,19 @@ def load_photos(fold: int | None) -> tuple[list, list]:
         return photos, []
     lo, hi = fold * len(photos) // 5, (fold + 1) * len(photos) // 5
     return photos[:lo] + photos[hi:], photos[lo:hi]
+
+
+def webcam_photos() -> list[tuple]:
+    """The webcam dice photos of the fixed split's training side (benchmarks/webcam_dice.py:
+    `train_*`; `valid_*` is never trained on) as (photo, dice rows: cx, cy, side px, value),
+    the labels mended as that benchmark mends them."""
+    from bgboard.benchmarks import webcam_dice as wd
+
+    dice = [d for d in wd.load() if wd.split_of(d.photo) == "train"]
+    return [(cv2.imread(str(wd.FOLDER / "images" / f"{photo}.jpg")),
+             np.array([[d.x, d.y, d.side, d.value] for d in dice if d.photo == photo],
+                      np.float32))
+            for photo in dict.fromkeys(d.photo for d in dice)]
 
 
 def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
@@ -331,6 +345,10 @@ def main() -> None:
                         help="both nets learn from the real board photos of these folds too "
                              "(real_boards.json's folds, e.g. 1,2,3,4; measure on the others "
                              "with benchmarks/real_dice.py --fold)")
+    parser.add_argument("--webcam", type=int, default=0, metavar="N",
+                        help="the reader learns from the webcam dice photos' training split "
+                             "too (../shared/data/dice-webcam train_*, dice at board-camera "
+                             "scale), N times over")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune: start both nets from field_find.onnx and "
                              "field_read.onnx in DIR (e.g. the shipped ones) instead of afresh")
@@ -379,6 +397,9 @@ def main() -> None:
             items.append((fd.die_patch(image, view, centre, die_rect * scale), value, cocked))
     train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
     items += photo_items(train_photos, rng, args.in_frame) + real_reader_items(boards, finder, rng)
+    webcam = webcam_photos() if args.webcam else []
+    for _ in range(args.webcam):
+        items += photo_items(webcam, rng)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
     model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
                 args.reader_epochs, reader_loss, 64, args.seed, args.lr)
