@@ -172,6 +172,38 @@ def test_bear_off_trays_lie_beside_the_field_on_the_sides_asked():
     assert shots["low"].image.tobytes() == render(with_look(empty, **felt), 3).image.tobytes()
 
 
+def test_cork_outlines_wear_and_a_pool_of_lamp_light_draw_only_what_they_name():
+    from bgboard.calibration.file import from_dict
+
+    empty = Scene((0,) * 24, look=Look(texture="plain", noise=0.0, gradient=0.0, shadow=0.0))
+    plain = render(empty, 0)
+    base = plain.image.astype(int)
+    changes = {"cork": {"texture": "cork"}, "outline": {"pattern": "outline"},
+               "worn": {"pattern": "worn"}, "lamp": {"blob_shadow": -0.4}}
+    shots = {name: render(with_look(empty, **change), 0).image.astype(int)
+             for name, change in changes.items()}
+    cal = from_dict(plain.calibration)
+
+    def at(fx: float, fy: float):
+        x, y = np.round(cal.field_to_px([(fx, fy)])[0]).astype(int)
+        return np.s_[y - 1:y + 2, x - 1:x + 2]
+
+    (x0, foot), _, (x, tip) = empty.look.geometry.triangle(3)
+    edge, inside, frame = at((x0 + x) / 2, (foot + tip) / 2), at(x, tip / 3), at(0.25, -0.04)
+    field = np.s_[130:590, 230:1050]  # well inside the field (180-1100 x 80-640)
+    bare = np.s_[350:370, 400:420]  # bare field between the points' tips
+    assert base[bare].std((0, 1)).max() == 0  # cork: grains as strong as the look's grain
+    assert (shots["cork"][bare].std((0, 1)) / base[bare].mean((0, 1))).min() > 0.04
+    assert np.abs(shots["outline"][edge] - base[edge]).max() > 20
+    assert np.array_equal(shots["outline"][inside], base[inside])
+    worn = np.abs(shots["worn"][field] - base[field]).max(2)
+    assert worn.max() > 30 and 0.1 < (worn > 5).mean() < 0.9
+    assert shots["worn"][field].mean() > base[field].mean()
+    for name in ("outline", "worn"):
+        assert np.array_equal(shots[name][frame], base[frame]), name
+    assert (shots["lamp"] >= base).all() and (shots["lamp"] - base).max() > 40
+
+
 def test_the_cube_is_drawn_where_it_lies_with_its_number_on_top():
     empty = Scene((0,) * 24)  # the default look: field from (180, 80) to (1100, 640)
     bare = render(empty, 3)

@@ -7,6 +7,8 @@ boards with. The live reader (vision.read, steady, dice, cube) never imports it.
 - `drawing`: `render(scene, seed)`, the picture itself (deterministic from the seed), and
   `dice_photo`, loose dice on a plain surface.
 - `looks`: the named board looks (families), far wider than `random_look`.
+- `drawn`: boards drawn at random over every parameter of a `Look` (`drawn_look`), every
+  frame a board of its own, with whole families held out by construction.
 
 The names of `scene` and `drawing` are given here too: `from bgboard.vision.synthetic import
 Scene, render`.

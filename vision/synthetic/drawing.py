@@ -5,11 +5,12 @@ shadows, dice), warps it into a 1280x720 camera frame with perspective and any t
 hands, lighting, noise, blur and JPEG. Everything is deterministic from the seed.
 
 A look may also carry what real boards have and `random_look` never draws (the named looks of
-`synthetic.looks` use them): patterned fields (`pattern`: inlay, logo, marble, leather), checkers
-drawn with their thickness, ridges and gloss (`style="3d"`), lamp glare (`glare`), lens
-distortion (`distortion`) and checkers piled as players pile them (`pile="players"`: long
-rows, towers, checkers off the middle of their point). Their defaults draw today's looks
-pixel for pixel.
+`synthetic.looks` and the drawn ones of `synthetic.drawn` use them): patterned fields
+(`pattern`: inlay, outline, logo, marble, worn, leather), cork (`texture="cork"`), checkers
+drawn with their thickness, ridges and gloss (`style="3d"`), lamp glare (`glare`), a pool of
+lamp light (a negative `blob_shadow`), lens distortion (`distortion`) and checkers piled as
+players pile them (`pile="players"`: long rows, towers, checkers off the middle of their
+point). Their defaults draw today's looks pixel for pixel.
 
 Conventions the reader relies on: a point's checkers lie in a row from the point's base; from
 the 6th on they lie in a second layer in the gaps of the first (then a third...), a pyramid of
@@ -80,6 +81,10 @@ def _texture(rng, shape, kind: str, strength: float) -> np.ndarray:
         small = rng.normal(0, 1, (max(h // 40, 2), max(w // 2, 2))).astype(np.float32)
         t = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
         t += 0.5 * np.sin(np.linspace(0, rng.uniform(20, 60), w))[None, :].astype(np.float32)
+    elif kind == "cork":  # pressed granules a few pixels wide, some of them dark pores
+        small = rng.normal(0, 1, (max(h // 3, 2), max(w // 3, 2))).astype(np.float32)
+        t = cv2.resize(small, (w, h), interpolation=cv2.INTER_NEAREST)
+        t = cv2.GaussianBlur(t - 2.5 * (t < -1.5), (0, 0), 0.8)
     else:
         t = cv2.GaussianBlur(rng.normal(0, 1, shape).astype(np.float32), (0, 0), 1.2) * 2
     return 1 + strength * t / max(float(t.std()), 1e-6)
@@ -153,17 +158,19 @@ def _side_shade(look: Look) -> np.ndarray:
 
 
 def _pattern(img, rng, look: Look, origin, size) -> None:
-    """What real fields carry besides points: inlaid lines, a printed logo, marble veins or
-    a leather field's stitching."""
+    """What real fields carry besides points: inlaid lines, outlined points (as printed
+    boards have them), a printed logo, marble veins, worn patches or a leather field's
+    stitching."""
     (ox, oy), (fw, fh) = origin, size
     field_box = (slice(oy, oy + fh), slice(ox, ox + fw))
     ink = tuple(float(c) for c in jitter(rng, pick(rng, ((235, 215, 150), (25, 20, 20),
                                                            (245, 245, 240), (150, 30, 30)))))
     aa = cv2.LINE_AA
-    if look.pattern == "inlay":
+    if look.pattern in ("inlay", "outline"):
         for p in range(1, 25):
             tri = np.array(look.geometry.triangle(p, (ox, oy), (fw, fh))) * 16
             cv2.polylines(img, [tri.astype(np.int32)], True, ink, 2, aa, 4)
+    if look.pattern == "inlay":
         inset = round(0.02 * fh)
         cv2.rectangle(img, (ox + inset, oy + inset), (ox + fw - inset, oy + fh - inset), ink, 2)
         for bx in _half_middles(look, ox, fw):
@@ -195,7 +202,9 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
         vein = np.array(ink, np.float32)
         img[field_box] = img[field_box] * (1 - 0.6 * veins[..., None]) + vein * 0.6 * veins[
             ..., None]
-    else:  # leather: stitching along the field's edge and the bar
+    elif look.pattern == "worn":
+        _worn(img, rng, field_box)
+    elif look.pattern == "leather":  # stitching along the field's edge and the bar
         inset = round(0.015 * fh)
         dash = max(4, round(0.012 * fh))
         box = ((ox + inset, oy + inset), (ox + fw - inset, oy + inset),
@@ -207,6 +216,18 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
                 p0 = (round(a[0] + (b[0] - a[0]) * u), round(a[1] + (b[1] - a[1]) * u))
                 p1 = (round(a[0] + (b[0] - a[0]) * v), round(a[1] + (b[1] - a[1]) * v))
                 cv2.line(img, p0, p1, ink, 2, aa)
+
+
+def _worn(img, rng, field_box) -> None:
+    """A field and points rubbed pale in broad patches, as years of play leave a painted
+    board: there the colours fade towards a lighter grey, up to 60 percent of the way."""
+    part = img[field_box]
+    h, w = part.shape[:2]
+    noise = cv2.resize(rng.normal(0, 1, (max(h // 40, 2), max(w // 40, 2))), (w, h),
+                       interpolation=cv2.INTER_CUBIC)
+    fade = (np.clip(noise, 0, 2) * rng.uniform(0.15, 0.3)).astype(np.float32)[..., None]
+    pale = part.mean(-1, keepdims=True) * 0.5 + 110
+    img[field_box] = part * (1 - fade) + pale * fade
 
 
 def _ornaments(img, rng, look: Look, origin, size) -> None:

@@ -90,22 +90,33 @@ def _extras(rng, look: Look) -> Look:
 def tilted_corners(rng, aspect: float, tilt: float) -> tuple:
     """Field corners p1, p12, p13, p24 seen by a pinhole camera `tilt` degrees off vertical,
     looking at the field's centre from any side, the field filling most of the frame."""
+    return tilted_view(rng, aspect, tilt)[0]
+
+
+def tilted_view(rng, aspect: float, tilt: float, *, turn: float | None = None,
+                distance: float = 1.6) -> tuple[tuple, tuple[float, float]]:
+    """`tilted_corners` and the frame pixel straight below the camera (`Look.nadir`): the
+    camera `distance` field heights from the field's centre (its height: distance times the
+    tilt's cosine), the field turned by `turn` degrees (None: near one of the four sides)."""
     w, h = FRAME_SIZE
     field = np.array([[aspect, 1], [-aspect, 1], [-aspect, -1], [aspect, -1]]) / 2
     if rng.random() < 0.5:
         field[:, 0] *= -1
-    turn = np.radians(rng.choice([0, 90, 180, 270]) + rng.normal(0, 8))
+    if turn is None:
+        turn = rng.choice([0, 90, 180, 270]) + rng.normal(0, 8)
+    turn = np.radians(turn)
     rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
-    ground = field @ rot.T
     t = np.radians(tilt)
-    distance = 1.6
+    ground = np.vstack([field @ rot.T, [0.0, -distance * np.sin(t)]])  # the corners, the nadir
     # camera above the centre, tilted about the x axis: depth grows with the ground's y
     depth = distance + ground[:, 1] * np.sin(t)
     image = np.stack([ground[:, 0], ground[:, 1] * np.cos(t)], 1) / depth[:, None] * distance
-    span = np.ptp(image, 0) * 1.12
+    corners = image[:4]
+    span = np.ptp(corners, 0) * 1.12
     scale = rng.uniform(0.85, 1.0) * min((w - 20) / span[0], (h - 20) / span[1])
-    image = image * scale + np.array([w, h]) / 2 - (image.max(0) + image.min(0)) / 2 * scale
-    return tuple((round(float(x), 1), round(float(y), 1)) for x, y in image)
+    image = image * scale + np.array([w, h]) / 2 - (corners.max(0) + corners.min(0)) / 2 * scale
+    nadir = (float(image[4, 0]), float(image[4, 1]))
+    return tuple((round(float(x), 1), round(float(y), 1)) for x, y in image[:4]), nadir
 
 
 def family_scene(seed: int, family: str, *, hand: float = 0.1, cocked: float = 0.1) -> Scene:

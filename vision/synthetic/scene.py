@@ -124,18 +124,19 @@ class Look:
     frame: tuple = FRAMES[0]
     table: tuple = TABLES[0]
     dice: tuple = DICE[0]
-    texture: str = "felt"  # felt | wood | plain
+    texture: str = "felt"  # felt | wood | plain | cork
     grain: float = 0.06
     corners: tuple = ((1100, 640), (180, 640), (180, 80), (1100, 80))  # p1 p12 p13 p24 px
     light: tuple[float, float] = (0.5, -0.7)  # light direction for shadows, canvas units
     shadow: float = 0.35
     gradient: float = 0.2
-    blob_shadow: float = 0.0
+    blob_shadow: float = 0.0  # a broad soft shadow (< 0: a pool of lamp light instead)
     noise: float = 2.0
     blur: float = 0.0
     jpeg: int = 0  # 0: none
     die_size: float = 0.04  # die side / field height
-    pattern: str = "none"  # none | inlay | logo | marble | leather
+    pattern: str = "none"  # none | inlay | outline (each point outlined) | logo | marble
+    # | worn (rubbed pale in patches) | leather
     style: str = "flat"  # flat | 3d (thickness towards `view`, ridges, gloss)
     view: tuple[float, float] = (0.0, 1.0)  # canvas direction in which a checker's side shows
     glare: float = 0.0  # lamp reflections: highlights on checkers and a patch on the board
