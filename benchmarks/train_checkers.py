@@ -17,12 +17,13 @@ bar) and says how many checkers lie there and of which set.
     python benchmarks/train_checkers.py score --first 500000      # held-out looks, by look
     python benchmarks/train_checkers.py quantize --net FOLDS/c0.onnx   # -> 8-bit, installed
 
-Frames are drawn from the named looks of `vision.synthetic.looks` except the held-out ones (seeds
-400000 and up for training; four positions on each look), read with a calibration of corners
-and geometry only, the corners moved by a pixel or two as a user's clicks would be. Each
-frame gives 26 patches (`vision.columns`): 24 points and the two halves of the bar, each
-labelled with its signed count (+ the light set, - the dark set) and seen beside its bare
-reference (`vision.columns.references`, computed from the frame's patches when loaded).
+Frames are drawn from the named looks of `vision.synthetic.looks` except the held-out ones
+(seeds 400000 and up for training; four positions on each look), or with `--looks drawn` each on
+a board of its own drawn at random (`vision.synthetic.drawn`, its held-out families never), read
+with a calibration of corners and geometry only, the corners moved by a pixel or two as a user's
+clicks would be. Each frame gives 26 patches (`vision.columns`): 24 points and the two halves of
+the bar, each labelled with its signed count (+ the light set, - the dark set) and seen beside
+its bare reference (`vision.columns.references`, computed from the frame's patches when loaded).
 Patches are cached in shards of 100 frames, so rendering resumes where it stopped; training
 checkpoints every epoch and resumes too. `--real-folds` adds the labelled real board photos of
 those folds (benchmarks/data/real_boards.json: each chosen copy and every other copy with
@@ -62,6 +63,7 @@ from bgboard.vision.columns import (
 )
 from bgboard.vision.models import net_input
 from bgboard.vision.synthetic import Look, render
+from bgboard.vision.synthetic.drawn import drawn_scene
 from bgboard.vision.synthetic.looks import FAMILIES, TRAINED, family_scene
 
 CACHE = Path(__file__).resolve().parent / "cache" / "checkers"
@@ -69,7 +71,8 @@ MODEL = models.FOLDER / models.CHECKERS
 SHARD = 100
 REAL_CUTS = 60  # cuts of each real photo per epoch (four folds of photos against 11,200 frames)
 REAL_JITTER = 0.006  # a real cut's corners move this share of the photo's width (about 4 px)
-LOOK_FRAMES = 4  # frames drawn on one look
+LOOK_FRAMES = 4  # frames drawn on one look (of the named ones)
+DRAWN = "drawn"  # --looks: every frame a board drawn at random
 ADAPTED = 0.3  # share of rendered frames seen beside a start frame's references (issue 25)
 QUANT_SEED, QUANT_FRAMES = 490_000, 40  # renders that set the 8-bit net's ranges
 SHADE_REACH, SHADE_DEPTH = (0.15, 0.45), (0.3, 0.65)  # `--shade`: field heights, light taken
@@ -132,8 +135,11 @@ def frame_view(seed: int, looks: tuple[str, ...], *, tall: bool = False,
     when `towers`, every pile of six or more stacked as towers on its first five and a
     tall stack of TOWERS_LEAST to 15 on each side; one long wall's shade on its row when
     `shade`: `shaded`; every point one set's colour when `mono`: `one_coloured`)."""
-    look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
-    base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
+    if looks == (DRAWN,):  # every frame a board of its own
+        look_seed, base = seed, drawn_scene(seed, hand=0.0)
+    else:
+        look_seed = seed // LOOK_FRAMES * LOOK_FRAMES
+        base = family_scene(look_seed, looks[look_seed // LOOK_FRAMES % len(looks)], hand=0.0)
     if big:
         ratio = float(np.random.default_rng([look_seed, 3]).uniform(*BIG))
         base = replace(base, look=replace(base.look, checker_ratio=ratio))
@@ -392,7 +398,9 @@ def main() -> None:
     parser.add_argument("--mono", action="store_true",
                         help="render all 24 points in the colour of a set of checkers")
     parser.add_argument("--looks", default=",".join(TRAINED),
-                        help="the looks to render, comma-separated (default: every trained one)")
+                        help="the looks to render, comma-separated (default: every trained "
+                             f"one), or {DRAWN}: every frame a board drawn at random "
+                             "(vision.synthetic.drawn)")
     parser.add_argument("--real-folds", default="", metavar="FOLDS",
                         help="train also on the real photos of these folds, e.g. 1,2,3,4")
     parser.add_argument("--real-cuts", type=int, default=REAL_CUTS,
@@ -421,8 +429,8 @@ def main() -> None:
         quantize(args.net, args.out)
     elif args.step == "render":
         looks = tuple(args.looks.split(","))
-        if set(looks) - set(TRAINED):
-            parser.error(f"--looks: choose from {', '.join(TRAINED)}")
+        if set(looks) - set(TRAINED) and looks != (DRAWN,):
+            parser.error(f"--looks: choose from {', '.join(TRAINED)}, or {DRAWN} alone")
         render_shards(args.frames, args.first, looks, args.cache / "train", tall=args.tall,
                       big=args.big, walls=args.walls, towers=args.towers, shade=args.shade,
                       mono=args.mono)

@@ -2,6 +2,7 @@
 
     python benchmarks/vision.py [--images 1000] [--dice-photos DIR] [--speed-frames 200]
     python benchmarks/vision.py --looks all --images 100 [--corners-only] [--misses]
+    python benchmarks/vision.py --drawn --images 100 --speed-frames 0
 
 Each synthetic frame is a random position (with dice, sometimes cocked, sometimes a hand) on
 a random look; its calibration is learned from a start-position frame of the same board
@@ -10,6 +11,8 @@ would (`--corners-only`: only the corners and geometry are given, as
 users and outside tests give them; `--adapt`: the reader is then adapted to the look on that
 start frame where it reads it mostly right, as `bgboard calibrate` does). `--looks` draws the
 named looks of `vision.synthetic.looks` instead, `--images` frames of each, and reports them apart.
+`--drawn` draws boards at random (`vision.synthetic.drawn`): `--images` frames of drawn boards
+and as many of each family held out of the draw (tournament felt, logo, marble), reported apart.
 Prints Markdown tables (they go into docs/vision.md); `--misses` also lists every point read
 wrong, with the reader's likeliest readings there.
 """
@@ -34,6 +37,7 @@ from bgboard.vision.learn import learn
 from bgboard.vision.piles import MODEL as PILES
 from bgboard.vision.read import CHECKER_READERS, Reader
 from bgboard.vision.synthetic import COVERED, START_POINTS, Scene, covered, random_scene, render
+from bgboard.vision.synthetic.drawn import DRAWN_HELD_OUT, drawn_scene, held_out_scene
 from bgboard.vision.synthetic.looks import FAMILIES, HELD_OUT, family_scene
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -72,12 +76,25 @@ def wrong_points(obs: dict, truth: dict) -> list[dict]:
     return wrong
 
 
+DRAWN = "drawn"  # --looks' name for boards drawn at random (`vision.synthetic.drawn`)
+
+
+def scene_of(name: str, seed: int) -> Scene:
+    """A scene of the named look: a family of `vision.synthetic.looks`, a board drawn at
+    random (DRAWN), or one of a family held out of the draw ("held out: NAME")."""
+    if name == DRAWN:
+        return drawn_scene(seed, hand=0.1, cocked=0.15)
+    if name.startswith("held out: "):
+        return held_out_scene(seed, name.removeprefix("held out: "), hand=0.1, cocked=0.15)
+    return family_scene(seed, name, hand=0.1, cocked=0.15)
+
+
 def scenes(n: int, first: int, looks: list[str] | None):
     """(look name or None, seed, scene): n random looks, or n of each named look."""
     if not looks:
         return [(None, seed, random_scene(seed, hand=0.1, cocked=0.15))
                 for seed in range(first, first + n)]
-    return [(name, seed, family_scene(seed, name, hand=0.1, cocked=0.15))
+    return [(name, seed, scene_of(name, seed))
             for name in looks for seed in range(first, first + n)]
 
 
@@ -136,6 +153,10 @@ def synthetic(n: int, first: int = 0, looks: list[str] | None = None,
         stats["dice right"] += sum(t["value"] == d["value"] for t, d in pairs)
         stats["dice seen"] += len(obs["dice"])
         stats["false dice"] += len(obs["dice"]) - len(pairs)
+        if len(truth["dice"]) == 2 and not any(t["cocked"] for t in truth["dice"]):
+            stats["pairs"] += 1  # a roll: read whole when both dice and nothing else are seen
+            stats["pairs right"] += len(obs["dice"]) == 2 and all(
+                t["value"] == d["value"] for t, d in pairs) and len(pairs) == 2
         stats["cocked"] += sum(t["cocked"] for t in truth["dice"])
         stats["cocked flagged"] += sum(t["cocked"] and d["cocked"] for t, d in pairs)
         stats["flat"] += sum(not t["cocked"] for t in truth["dice"])
@@ -201,6 +222,10 @@ def main() -> None:
     parser.add_argument("--speed-frames", type=int, default=200)
     parser.add_argument("--looks", metavar="NAMES",
                         help=f"all, or some of {','.join(FAMILIES)} (comma-separated)")
+    parser.add_argument("--drawn", action="store_true",
+                        help="boards drawn at random (vision.synthetic.drawn), and as many of "
+                             "each family held out of the draw: "
+                             f"{', '.join(DRAWN_HELD_OUT)}")
     parser.add_argument("--corners-only", action="store_true",
                         help="calibrations with corners and geometry only, nothing learned")
     parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
@@ -223,6 +248,10 @@ def main() -> None:
     unknown = set(looks or ()) - set(FAMILIES)
     if unknown:
         parser.error(f"--looks: unknown {', '.join(sorted(unknown))}")
+    if args.drawn:
+        if looks:
+            parser.error("--drawn and --looks draw boards in two ways: give one")
+        looks = [DRAWN, *(f"held out: {name}" for name in DRAWN_HELD_OUT)]
     if args.dice_nets:
         if not all((args.dice_nets / n).is_file() for n in dice.NETS):
             parser.error(f"--dice-nets: {args.dice_nets} lacks {' or '.join(dice.NETS)}")
@@ -245,6 +274,8 @@ def main() -> None:
           f"{pct(s['boards shown exact'], s['boards shown'])} | - |")
     print(f"| dice found with the right value | {pct(s['dice right'], s['dice'])} | >= 99.5% |")
     print(f"| false dice (of dice reported) | {pct(s['false dice'], s['dice seen'])} | - |")
+    print(f"| rolls of two flat dice read whole (both values, nothing more) | "
+          f"{pct(s['pairs right'], s['pairs'])} | >= 98% |")
     print(f"| cocked dice flagged | {pct(s['cocked flagged'], s['cocked'])} | >= 95% |")
     print(f"| flat dice flagged cocked | {pct(s['flat flagged'], s['flat'])} | - |")
     print(f"| hand frames flagged | {pct(s['hand flagged'], s['hand frames'])} | >= 99% |")
@@ -257,7 +288,7 @@ def main() -> None:
               f"{int(s['calibration failed'])} | - |")
     print("\n| look | points right | whole board exact |\n|---|---|---|")
     for name, (ok, n, right) in sorted(result["by_look"].items()):
-        held = " (held out)" if name in HELD_OUT else ""
+        held = " (held out)" if name in HELD_OUT and not args.drawn else ""
         print(f"| {name}{held} | {pct(right, 24 * n)} | {pct(ok, n)} |")
     if args.misses:
         print("\n| look | seed | point | holds | read | likeliest readings |\n"

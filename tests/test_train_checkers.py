@@ -76,3 +76,14 @@ def test_real_photos_with_a_shaded_row_darken_the_moved_cuts_only() -> None:
     assert (change <= 0).all()
     darker = set(np.flatnonzero((change < 0).any(axis=(1, 2, 3))))
     assert darker in (set(range(12)), set(range(12, 24)))
+
+
+def test_drawn_frames_each_show_a_board_of_their_own_with_the_drawn_position() -> None:
+    from bgboard.vision.synthetic.drawn import drawn_scene
+
+    seed = 580_000
+    patches, counts = tc.frame_patches(seed, (tc.DRAWN,))
+    assert patches.shape == (26, tc.HEIGHT, tc.WIDTH, 3)
+    assert np.array_equal(counts, tc.frame_view(seed, (tc.DRAWN,))[2])
+    assert drawn_scene(seed + 1, hand=0.0).look != drawn_scene(seed, hand=0.0).look
+    assert sum(c for c in counts if c > 0) <= 15 and -sum(c for c in counts if c < 0) <= 15

@@ -1,5 +1,5 @@
-"""benchmarks/vision.py lists the points it read wrong as they are: where, what the point
-holds, what was read and the reader's likeliest readings there."""
+"""benchmarks/vision.py lists the points it read wrong as they are (where, what the point
+holds, what was read and the reader's likeliest readings there) and draws the scenes it names."""
 
 from bgboard.benchmarks import vision as bench
 
@@ -33,3 +33,19 @@ def test_a_reader_without_point_options_lists_its_misses_without_them():
     seen[0] = -3
     wrong = bench.wrong_points(observation(seen, options=False), observation(START))
     assert wrong == [{"where": "1", "truth": -2, "read": -3, "options": []}]
+
+
+def test_drawn_boards_and_each_family_held_out_of_the_draw_are_scenes_of_their_own():
+    from bgboard.vision.synthetic.drawn import (
+        DRAWN_HELD_OUT,
+        drawn_scene,
+        held_out_family,
+        held_out_scene,
+    )
+
+    assert bench.scene_of(bench.DRAWN, 5) == drawn_scene(5, hand=0.1, cocked=0.15)
+    assert held_out_family(bench.scene_of(bench.DRAWN, 5).look) is None
+    for family in DRAWN_HELD_OUT:
+        scene = bench.scene_of(f"held out: {family}", 5)
+        assert scene == held_out_scene(5, family, hand=0.1, cocked=0.15)
+        assert held_out_family(scene.look) == family
