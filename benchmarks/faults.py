@@ -40,13 +40,16 @@ was followed within a second, the last turn recorded against the game's last, an
 how the likelihood ratios of right and wrong best readings spread: what the ratio is chosen
 from.
 
+`--truth` records the films' true Observations instead (`Film.observations()`: no vision,
+every checker and die read right before the fault), the Observation faults alone.
+
 `--checkers colour` reads the films with the older colour reader instead of the learned one
 (each reader's Observations kept in its own folder, benchmarks/cache/faults/net/ and
 faults/colour/).
 
     python benchmarks/faults.py [--films NAME ...] [--frames FAULT ...] [--kinds KIND ...]
                                 [--nobody] [--ratio R] [--weighings] [--cache DIR]
-                                [--checkers net|colour]
+                                [--checkers net|colour] [--truth]
 """
 
 from __future__ import annotations
@@ -492,12 +495,17 @@ def main() -> None:
                         help="frame faults, each recorded with the Observation fault none")
     parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS),
                         help="Observation faults, on the frames of the frame fault none")
+    parser.add_argument("--truth", action="store_true",
+                        help="the films' true Observations (no vision: every checker and die "
+                             "read right) with the Observation faults alone")
     parser.add_argument("--nobody", action="store_true",
                         help="nobody answers the session's doubts (as in bgboard record)")
     parser.add_argument("--weighings", action="store_true",
                         help="also print how the log ratios of right and wrong best readings "
                              "spread (what the ratio is chosen from)")
     args = parser.parse_args()
+    if args.truth and args.frames != ["none"]:
+        parser.error("--truth: the true Observations have no frames to fault (--frames none)")
     cv2.setNumThreads(1)
     cache = args.cache or CACHE / args.checkers
     films = {name: film(name) for name in args.films}
@@ -511,7 +519,9 @@ def main() -> None:
     for frames, kind in runs:
         total, watched, took = Outcome(), Watched(), time.process_time()
         for name, shot in films.items():
-            lines, changes = cached_observations(name, frames, cache, args.checkers)
+            lines, changes = ([{**o, "t": round(i / FPS, 3)} for i, o in
+                               enumerate(shot.observations())], []) if args.truth \
+                else cached_observations(name, frames, cache, args.checkers)
             weighings.truth = shot.match.games[0].record
             with weighings if args.weighings else _nothing():
                 got = run_film(seed_of(name), shot, lines, KINDS[kind], args.ratio,

@@ -3,6 +3,7 @@ and the field watch's changes are scored as the issue asks (a bump's own change 
 second is followed; every other "moved" is false)."""
 
 import numpy as np
+import pytest
 
 from bgboard.benchmarks import faults, films
 
@@ -36,3 +37,23 @@ def test_an_arm_over_the_edge_covers_the_edge_not_the_field():
     inner = np.zeros((720, 1280), bool)
     inner[260:460, 440:840] = True  # the field's middle
     assert changed.sum() > 5000 and not changed[inner].any()
+
+
+def test_the_true_observations_record_film_2_whole_with_a_die_misread(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["faults.py", "--films", "game2", "--truth", "--nobody",
+                                     "--kinds", "none", "c"])
+    faults.main()
+    rows = [line.split()[:10] for line in capsys.readouterr().out.splitlines()[2:]]
+    # frames, fault, film, actions, right, unsure, wrong, missing, to last, moved
+    assert rows == [["none", kind, film, "41", "41", "0", "0", "0", "yes", "0"]
+                    for kind in ("none", "c") for film in ("game2", "all")]
+
+
+def test_true_observations_take_no_frame_fault(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["faults.py", "--truth", "--frames", "bump"])
+    with pytest.raises(SystemExit) as stop:
+        faults.main()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "faults.py: error: --truth: the true Observations have no frames to fault "
+        "(--frames none)")
