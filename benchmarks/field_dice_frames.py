@@ -16,11 +16,13 @@ from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import dice as fd
 from bgboard.vision.synthetic import Scene, random_dice, random_scene, render
+from bgboard.vision.synthetic.drawn import drawn_scene
 from bgboard.vision.synthetic.looks import TRAINED, family_scene
 
 FIRST_SEED = 100_000
 LOOK_SEED = 200_000  # frames on the trained looks of `vision.synthetic.looks` (--look-frames)
 BIG_SEED = 250_000  # frames whose dice are larger than the field's expected ones (--big-frames)
+DRAWN_SEED = 270_000  # frames on boards drawn at random, `vision.synthetic.drawn` (--drawn-frames)
 BIG = (1.2, 2.8)  # those dice's sides, times the renderer's: real dice are 0.8-2.6 times the
 # expected size (real_dice.json's boxes, median 1.6: small boards and tournament dice)
 
@@ -28,7 +30,10 @@ BIG = (1.2, 2.8)  # those dice's sides, times the renderer's: real dice are 0.8-
 def frame_scene(seed: int) -> Scene:
     """The scene a training frame starts from, before its dice: a random look below
     `LOOK_SEED`, then the trained looks of `synthetic.looks` in turn; from `BIG_SEED` on, even
-    seeds on those looks and odd ones on random ones."""
+    seeds on those looks and odd ones on random ones; from `DRAWN_SEED` on, a board drawn at
+    random (its held-out families never)."""
+    if seed >= DRAWN_SEED:
+        return drawn_scene(seed, hand=0.05)
     looks = LOOK_SEED <= seed < BIG_SEED or seed >= BIG_SEED and seed % 2 == 0
     return family_scene(seed, TRAINED[seed % len(TRAINED)], hand=0.05) if looks else \
         random_scene(seed, hand=0.05)
@@ -36,9 +41,10 @@ def frame_scene(seed: int) -> Scene:
 
 def make_frame(seed: int, folder: Path) -> None:
     """Render one training frame of `frame_scene(seed)` into `folder`: the frame (PNG) and
-    what is in it (JSON); from `BIG_SEED` on, its dice `BIG` times its look's size."""
+    what is in it (JSON); from `BIG_SEED` on, its dice `BIG` times its look's size; a drawn
+    board's dice their look's own size (its `die_size` kept, as a calibration would say it)."""
     rng = np.random.default_rng(seed)
-    scene, big = frame_scene(seed), seed >= BIG_SEED
+    scene, big = frame_scene(seed), BIG_SEED <= seed < DRAWN_SEED
     if big:
         grown = scene.look.die_size * float(np.exp(rng.uniform(*np.log(BIG))))
         scene = replace(scene, look=replace(scene.look, die_size=grown))
@@ -54,7 +60,7 @@ def make_frame(seed: int, folder: Path) -> None:
     cv2.imwrite(str(folder / f"{seed}.png"), rendered.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     (folder / f"{seed}.json").write_text(json.dumps({
         "calibration": cal, "dice": rendered.truth["dice"],
-        "die_size": scene.look.die_size if big else None}))
+        "die_size": scene.look.die_size if big or seed >= DRAWN_SEED else None}))
 
 
 def load_frame(seed: int, folder: Path) -> tuple:

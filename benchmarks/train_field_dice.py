@@ -10,13 +10,15 @@ the checkers move) and sometimes a hand; with `--look-frames N`, N more from see
 the trained looks of `synthetic.looks` in turn (3D dice and glossy checkers, piles, inlays,
 leather...; never the held-out logo and marble); with `--big-frames N`, N more from seeds 250000
 on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small boards (half on
-those looks); with `--webcam N`, the reader also learns N times over from the real webcam dice
-of benchmarks/webcam_dice.py's training split (never its `valid_*` photos). The benchmark reads
-seeds 0-999 and 2000-2299, so every figure it prints is on frames never trained on. Frames are
-kept in `--cache` and reused. The finder learns die centres on the half-size field as `read`
-warps it (through corners jittered by a pixel, as a calibration may be off); the reader learns
-"no die" / 1-6 and leaning on patches around the dice, around random places, and around the
-places where the trained finder marks a die that is not there.
+those looks); with `--drawn-frames N`, N more from seeds 270000 on, each on a board drawn at
+random (`vision.synthetic.drawn`, never its held-out families); with `--webcam N`, the reader
+also learns N times over from the real webcam dice of benchmarks/webcam_dice.py's training split
+(never its `valid_*` photos). The benchmark reads seeds 0-999 and 2000-2299, so every figure it
+prints is on frames never trained on. Frames are kept in `--cache` and reused. The finder learns
+die centres on the half-size field as `read` warps it (through corners jittered by a pixel, as a
+calibration may be off); the reader learns "no die" / 1-6 and leaning on patches around the
+dice, around random places, and around the places where the trained finder marks a die that is
+not there.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from bgboard.benchmarks import train_dice_photo as tdp
 from bgboard.benchmarks.augment import as_in_frame
 from bgboard.benchmarks.field_dice_frames import (
     BIG_SEED,
+    DRAWN_SEED,
     FIRST_SEED,
     LOOK_SEED,
     load_frame,
@@ -328,6 +331,10 @@ def main() -> None:
                         help="N frames more whose dice are 1.2-2.8 times the renderer's size "
                              "(as real dice are on small boards), half on the trained looks, "
                              "seeds 250000 on")
+    parser.add_argument("--drawn-frames", type=int, default=0, metavar="N",
+                        help="N frames more on boards drawn at random (vision.synthetic.drawn: "
+                             "every frame a board of its own, the held-out families never), "
+                             "seeds 270000 on")
     parser.add_argument("--epochs", type=int, default=60, help="finder epochs")
     parser.add_argument("--reader-epochs", type=int, default=15)
     parser.add_argument("--out", type=Path, default=models.FOLDER)
@@ -362,7 +369,8 @@ def main() -> None:
     args.cache.mkdir(parents=True, exist_ok=True)
     seeds = [*range(FIRST_SEED, FIRST_SEED + args.frames),
              *range(LOOK_SEED, LOOK_SEED + args.look_frames),
-             *range(BIG_SEED, BIG_SEED + args.big_frames)]
+             *range(BIG_SEED, BIG_SEED + args.big_frames),
+             *range(DRAWN_SEED, DRAWN_SEED + args.drawn_frames)]
     start = time.perf_counter()
     for i, seed in enumerate(seeds):
         if not (args.cache / f"{seed}.json").exists():

@@ -1,5 +1,6 @@
 """The field-dice nets' training frames (benchmarks/field_dice_frames.py): frames from
-BIG_SEED on draw dice larger than their look's, and say how large."""
+BIG_SEED on draw dice larger than their look's, and say how large; from DRAWN_SEED on, boards
+drawn at random."""
 
 import json
 
@@ -29,3 +30,16 @@ def test_a_frame_before_big_seed_keeps_its_looks_dice_and_the_expected_side(tmp_
     _, view, rows, side = ff.load_frame(seed, tmp_path)
     assert side == pytest.approx(fd.DIE_SIZE * view.h)
     assert rows[:, 2].min() >= 1 and rows[:, 2].max() <= 6
+
+
+def test_a_drawn_frame_is_a_drawn_board_whose_dice_keep_their_looks_side(tmp_path):
+    from bgboard.vision.synthetic.drawn import drawn_scene, held_out_family
+
+    seed = ff.DRAWN_SEED + 3
+    scene = ff.frame_scene(seed)
+    assert scene == drawn_scene(seed, hand=0.05) and held_out_family(scene.look) is None
+    ff.make_frame(seed, tmp_path)
+    meta = json.loads((tmp_path / f"{seed}.json").read_text())
+    assert meta["die_size"] == scene.look.die_size
+    _, view, rows, side = ff.load_frame(seed, tmp_path)
+    assert side == pytest.approx(scene.look.die_size * view.h) and len(rows) >= 1
