@@ -124,10 +124,8 @@ def webcam_photos() -> list[tuple]:
     from bgboard.benchmarks import webcam_dice as wd
 
     dice = [d for d in wd.load() if wd.split_of(d.photo) == "train"]
-    return [(cv2.imread(str(wd.FOLDER / "images" / f"{photo}.jpg")),
-             np.array([[d.x, d.y, d.side, d.value] for d in dice if d.photo == photo],
-                      np.float32))
-            for photo in dict.fromkeys(d.photo for d in dice)]
+    return [(image, np.array([[d.x, d.y, d.side, d.value] for d in group], np.float32))
+            for image, group in wd.by_photo(dice)]
 
 
 def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -80,37 +81,47 @@ def load(folder: Path = FOLDER, fixes: Path = FIXES) -> list[Die]:
     return dice
 
 
+def by_photo(dice: list[Die], folder: Path = FOLDER) -> Iterator[tuple[np.ndarray, list[Die]]]:
+    """Each photo that `dice` lie on, read once, with its dice."""
+    groups: dict[str, list[Die]] = {}
+    for d in dice:
+        groups.setdefault(d.photo, []).append(d)
+    for photo, group in groups.items():
+        yield cv2.imread(str(folder / "images" / f"{photo}.jpg")), group
+
+
 def read(dice: list[Die], folder: Path = FOLDER, reader=None) -> list[int | None]:
-    """The value each die is reported with (None: not reported), read photo by photo."""
+    """The value each die is reported with (None: not reported), in the order of `dice`."""
     reader = reader or fd.nets()[1]
-    out: list[int | None] = []
-    for photo in dict.fromkeys(d.photo for d in dice):
-        image = cv2.imread(str(folder / "images" / f"{photo}.jpg"))
-        for d in (d for d in dice if d.photo == photo):
+    values: dict[Die, int | None] = {}
+    for image, group in by_photo(dice, folder):
+        for d in group:
             centre = np.array([[d.x, d.y]])
             probs, _, sizes = fd.best_reading(image, TOP_DOWN, centre, d.side, reader)
             probs = fd.with_photo_readers(image, TOP_DOWN, centre, sizes, probs)[0]
             reported = probs[0] < fd.NO_DIE and fd.surety(probs[None])[0] >= fd.SURE
-            out.append(int(probs[1:].argmax()) + 1 if reported else None)
+            values[d] = int(probs[1:].argmax()) + 1 if reported else None
+    return [values[d] for d in dice]
+
+
+def tile(image: np.ndarray, d: Die) -> np.ndarray:
+    """One die's crop (twice its labelled side, 128 px) with its label and photo:index."""
+    r = max(d.side, 8.0)
+    a = np.float32([[128 / (2 * r), 0, 64 - d.x * 128 / (2 * r)],
+                    [0, 128 / (2 * r), 64 - d.y * 128 / (2 * r)]])
+    out = cv2.copyMakeBorder(cv2.warpAffine(image, a, (128, 128)), 0, 22, 0, 0,
+                             cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    name = d.photo.replace("train_dice_", "t").replace("valid_valid_", "v")
+    cv2.putText(out, f"{d.value} {name}:{d.index}", (2, 144), cv2.FONT_HERSHEY_SIMPLEX,
+                0.42, (0, 0, 200), 1)
     return out
 
 
 def sheets(dice: list[Die], out: Path, folder: Path = FOLDER, per_sheet: int = 120) -> None:
-    """Crops of every labelled die (twice its labelled side, 64 px), the label and the
-    photo:index written under each, 12 to a row, for checking the labels by eye."""
+    """Crops of every labelled die (`tile`), 12 to a row, for checking the labels by eye."""
     out.mkdir(parents=True, exist_ok=True)
-    tiles = []
-    for d in dice:
-        image = cv2.imread(str(folder / "images" / f"{d.photo}.jpg"))
-        r = max(d.side, 8.0)
-        a = np.float32([[128 / (2 * r), 0, 64 - d.x * 128 / (2 * r)],
-                        [0, 128 / (2 * r), 64 - d.y * 128 / (2 * r)]])
-        tile = cv2.copyMakeBorder(cv2.warpAffine(image, a, (128, 128)), 0, 22, 0, 0,
-                                  cv2.BORDER_CONSTANT, value=(255, 255, 255))
-        name = d.photo.replace("train_dice_", "t").replace("valid_valid_", "v")
-        cv2.putText(tile, f"{d.value} {name}:{d.index}", (2, 144), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.42, (0, 0, 200), 1)
-        tiles.append(tile)
+    made = {d: tile(image, d) for image, group in by_photo(dice, folder) for d in group}
+    tiles = [made[d] for d in dice]
     blank = np.full_like(tiles[0], 255)
     for k in range(0, len(tiles), per_sheet):
         page = tiles[k:k + per_sheet]
