@@ -138,6 +138,11 @@ def faulty_frames(name: str, fault: str) -> Iterator[np.ndarray]:
         yield frame
 
 
+def stamped(obs: dict, index: int) -> dict:
+    """The Observation of the film's frame `index` with its time on the film ("t", s)."""
+    return {**obs, "t": round(index / FPS, 3)}
+
+
 def cached_observations(name: str, fault: str, cache: Path, checkers: str = "net"
                         ) -> tuple[list[dict], list[dict]]:
     """The film's Observations under the frame fault as `bgboard record` reads them (a frame
@@ -161,7 +166,7 @@ def cached_observations(name: str, fault: str, cache: Path, checkers: str = "net
                     obs = reader.read(frame)
                 except ValueError as exc:
                     obs = {"error": str(exc)}
-                out.write(json.dumps({**obs, "t": round(index / FPS, 3)}) + "\n")
+                out.write(json.dumps(stamped(obs, index)) + "\n")
         said.write_text(json.dumps(changes))
         partial.rename(path)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
@@ -519,8 +524,8 @@ def main() -> None:
     for frames, kind in runs:
         total, watched, took = Outcome(), Watched(), time.process_time()
         for name, shot in films.items():
-            lines, changes = ([{**o, "t": round(i / FPS, 3)} for i, o in
-                               enumerate(shot.observations())], []) if args.truth \
+            lines, changes = ([stamped(o, i) for i, o in enumerate(shot.observations())],
+                              []) if args.truth \
                 else cached_observations(name, frames, cache, args.checkers)
             weighings.truth = shot.match.games[0].record
             with weighings if args.weighings else _nothing():

@@ -44,7 +44,7 @@ def make_frame(seed: int, folder: Path) -> None:
     what is in it (JSON); from `BIG_SEED` on, its dice `BIG` times its look's size; a drawn
     board's dice their look's own size (its `die_size` kept, as a calibration would say it)."""
     rng = np.random.default_rng(seed)
-    scene, big = frame_scene(seed), BIG_SEED <= seed < DRAWN_SEED
+    scene, big, drawn = frame_scene(seed), BIG_SEED <= seed < DRAWN_SEED, seed >= DRAWN_SEED
     if big:
         grown = scene.look.die_size * float(np.exp(rng.uniform(*np.log(BIG))))
         scene = replace(scene, look=replace(scene.look, die_size=grown))
@@ -60,7 +60,7 @@ def make_frame(seed: int, folder: Path) -> None:
     cv2.imwrite(str(folder / f"{seed}.png"), rendered.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     (folder / f"{seed}.json").write_text(json.dumps({
         "calibration": cal, "dice": rendered.truth["dice"],
-        "die_size": scene.look.die_size if big or seed >= DRAWN_SEED else None}))
+        "die_size": scene.look.die_size if big or drawn else None}))
 
 
 def load_frame(seed: int, folder: Path) -> tuple:

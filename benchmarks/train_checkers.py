@@ -215,12 +215,15 @@ def with_references(frames: np.ndarray) -> np.ndarray:
     return np.concatenate([beside_references(p) for p in frames]).reshape(-1, HEIGHT, WIDTH, 6)
 
 
-def adapted(frames: np.ndarray, counts: np.ndarray, rng) -> np.ndarray:
+def adapted(frames: np.ndarray, counts: np.ndarray, rng, drawn: bool = False) -> np.ndarray:
     """Frames (F, 26, H, W, 3) beside references as a reader adapted to the board sees them:
     ADAPTED of them beside `board_references` of another frame of their look (frames come in
     groups of LOOK_FRAMES on one look: the other frame plays the calibration's start frame),
     its light changed a little (the room's light drifts between calibration and play); the
-    rest beside their own `references`. (F * 26, H, W, 6)."""
+    rest beside their own `references`. Frames of boards `drawn` at random (each a board of
+    its own, no other frame of it to adapt on) all beside their own. (F * 26, H, W, 6)."""
+    if drawn:
+        return with_references(frames)
     out = []
     for f, patches in enumerate(frames):
         group = f // LOOK_FRAMES * LOOK_FRAMES
@@ -250,7 +253,8 @@ def load(folder: Path, real: tuple[np.ndarray, np.ndarray] | None = None
     rng = np.random.default_rng(2)
     for path, at in zip(shards, np.cumsum([0, *sizes[:-1]]), strict=True):
         shard = np.load(path)
-        patches[at:at + shard["counts"].size] = adapted(shard["patches"], shard["counts"], rng)
+        patches[at:at + shard["counts"].size] = adapted(shard["patches"], shard["counts"], rng,
+                                                        shard["looks"][0] == DRAWN)
         counts.append(shard["counts"].reshape(-1))
         looks.append(np.repeat(shard["looks"], 26))
     counts.append(np.asarray(extra_counts, np.int8))

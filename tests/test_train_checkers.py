@@ -87,3 +87,17 @@ def test_drawn_frames_each_show_a_board_of_their_own_with_the_drawn_position() -
     assert np.array_equal(counts, tc.frame_view(seed, (tc.DRAWN,))[2])
     assert drawn_scene(seed + 1, hand=0.0).look != drawn_scene(seed, hand=0.0).look
     assert sum(c for c in counts if c > 0) <= 15 and -sum(c for c in counts if c < 0) <= 15
+
+
+def test_drawn_frames_are_never_seen_beside_another_boards_references(tmp_path) -> None:
+    """Each drawn frame is a board of its own: adapting it on the next frame (another board)
+    would teach the net that references lie, so all are seen beside their own."""
+    frames = np.stack([tc.frame_patches(seed, (tc.DRAWN,))[0] for seed in range(8)])
+    counts = np.stack([tc.frame_view(seed, (tc.DRAWN,))[2] for seed in range(8)])
+    np.savez(tmp_path / "shard_0.npz", patches=frames, counts=counts,
+             looks=np.array([tc.DRAWN] * 8))
+    patches, signed, looks = tc.load(tmp_path)
+    assert np.array_equal(patches, tc.with_references(frames))
+    assert np.array_equal(signed, counts.reshape(-1)) and set(looks) == {tc.DRAWN}
+    rng = np.random.default_rng(0)  # frames of named looks: some beside another frame's
+    assert not np.array_equal(tc.adapted(frames, counts, rng), tc.with_references(frames))
