@@ -2,6 +2,7 @@
 patch of the pile's column with twice the checker net's pixels each way (`vision.piles`).
 
     python benchmarks/train_piles.py render --frames 6000        # tall rows into the cache
+    python benchmarks/train_piles.py render --frames 4000 --first 760000 --drawn  # drawn boards
     python benchmarks/train_piles.py train --epochs 16 --threads 2 --out FILE.onnx
     python benchmarks/train_piles.py train --real-folds 1,2,3,4 --pasted 10 \
         --init cache/piles/FILE.pt --epochs 3 --peak 1e-3   # -> vision/models/piles.onnx
@@ -33,6 +34,7 @@ import numpy as np
 
 from bgboard.benchmarks.train_checkers import (
     CACHE,
+    DRAWN,
     LOOK_FRAMES,
     frame_view,
     real_cut,
@@ -57,20 +59,24 @@ def kind(seed: int) -> dict[str, bool]:
     return KINDS[seed // LOOK_FRAMES % len(KINDS)]
 
 
-def shard_rows(seeds: range, big: bool = False, reach: float = REACH) -> dict[str, np.ndarray]:
+def shard_rows(seeds: range, big: bool = False, reach: float = REACH,
+               drawn: bool = False) -> dict[str, np.ndarray]:
     """The tall rows of the frames of `seeds` (their checkers as large as real ones when
-    `big`): their patches at SCALE reaching `reach` field heights from the base, their bare
-    references (at the checker net's size) and their signed counts."""
+    `big`; each frame a board drawn at random when `drawn`, else the trained looks): their
+    patches at SCALE reaching `reach` field heights from the base, their bare references (at
+    the checker net's size) and their signed counts."""
     small, large, counts, keep = [], [], [], []
     for seed in seeds:
-        image, cal, signed = frame_view(seed, TRAINED, big=big, **kind(seed))
+        looks = (DRAWN,) if drawn else TRAINED
+        image, cal, signed = frame_view(seed, looks, big=big, **kind(seed))
         view = FieldView(cal)
         small.append(Columns(view).cut(image))
         counts.append(signed)
         keep.append(np.flatnonzero(np.abs(signed) >= LEAST))
         if len(keep[-1]):
             large.append(Columns(view, SCALE, reach).cut(image, keep[-1]))
-    refs = beside_adapted(np.stack(small), np.stack(counts), np.random.default_rng(seeds[0]))
+    refs = beside_adapted(np.stack(small), np.stack(counts), np.random.default_rng(seeds[0]),
+                          drawn)
     refs = refs[..., 3:].reshape(len(seeds), 26, *refs.shape[1:3], 3)
     return {"patches": np.concatenate(large),
             "refs": np.concatenate([r[k] for r, k in zip(refs, keep, strict=True)]),
@@ -160,6 +166,9 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=6000)
     parser.add_argument("--big", action="store_true",
                         help="render checkers as large as real ones (train_checkers.BIG)")
+    parser.add_argument("--drawn", action="store_true",
+                        help="render every frame on a board drawn at random "
+                             "(vision.synthetic.drawn, its held-out families never)")
     parser.add_argument("--first", type=int, default=FIRST, help="first seed")
     parser.add_argument("--reach", type=float, default=REACH,
                         help="field heights the counter's patch shows from the row's base "
@@ -185,7 +194,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.step == "render":
         write_shards(args.frames, args.first, args.cache / "train",
-                     partial(shard_rows, big=args.big, reach=args.reach))
+                     partial(shard_rows, big=args.big, reach=args.reach, drawn=args.drawn))
     else:
         real = None
         if args.real_folds:

@@ -46,3 +46,18 @@ def test_real_rows_are_the_labelled_tall_rows_then_rows_with_real_checkers_paste
     assert set(more) <= set(pasted.COUNTS) and more.max() >= 6
     assert both["patches"].shape[1:] == (HEIGHT * SCALE, WIDTH * SCALE, 3)
     assert both["refs"].shape == (len(both["counts"]), HEIGHT, WIDTH, 3)
+
+
+def test_drawn_shards_keep_the_tall_rows_of_boards_drawn_at_random_beside_their_own() -> None:
+    from bgboard.benchmarks.train_checkers import DRAWN, with_references
+
+    seeds = range(760_000, 760_004)  # tall stacks, each frame a board of its own
+    rows = tp.shard_rows(seeds, drawn=True)
+    views = [tp.frame_view(s, (DRAWN,), **tp.kind(s)) for s in seeds]
+    expected = np.concatenate([c[np.abs(c) >= tp.LEAST] for _, _, c in views])
+    assert np.array_equal(rows["counts"], expected)
+    first = views[0]
+    tall = np.flatnonzero(np.abs(first[2]) >= tp.LEAST)
+    small = tp.Columns(tp.FieldView(first[1])).cut(first[0])
+    own = with_references(small[None])[tall][..., 3:]
+    assert np.array_equal(rows["refs"][:len(tall)], own)  # beside its own board's, not another
