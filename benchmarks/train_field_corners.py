@@ -6,6 +6,7 @@ four corners and the bar's two ends in a photo of any board.
     python benchmarks/train_field_corners.py render --frames 3000 --first 603000 --walls  # boxes
     python benchmarks/train_field_corners.py render --frames 1500 --first 606000 --trays  # trays
     python benchmarks/train_field_corners.py render --frames 3000 --first 609000 --walls --low
+    python benchmarks/train_field_corners.py render --frames 2000 --first 620000 --drawn
     python benchmarks/train_field_corners.py train --epochs 24 --real-folds 1,2,3,4 --cut 0.3
                                                                      # -> vision/models
     python benchmarks/train_field_corners.py train --real-folds 1,2,3,4 --out cache/f0.onnx
@@ -17,7 +18,8 @@ positions, dice and hands as `family_scene` draws them, the whole camera frame w
 around the board, kept at 640 pixels wide with the corners and bar ends they show; `--walls`
 draws each board as a box whose walls show beside the field (`boxed`; `--low`: seen from a
 camera low beside it, the far walls' faces large, the checkers standing before them), `--trays` with
-bear-off trays of every kind beside it (`trayed`). Real: the
+bear-off trays of every kind beside it (`trayed`), `--drawn` on boards drawn at random
+(`vision.synthetic.drawn`). Real: the
 labelled real board photos of `--real-folds` (benchmarks/data/real_boards.json: each chosen
 copy and every other copy whose corners are labelled), each seen REAL_REPEAT times an epoch;
 the folds left out are the ones to measure on. Each sample is turned by any angle, scaled,
@@ -48,6 +50,7 @@ from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.vision import field_finder as ff
 from bgboard.vision.models import net_input
 from bgboard.vision.synthetic import FRAME_SIZE, TRAY_SHADE, render, with_look
+from bgboard.vision.synthetic.drawn import drawn_scene
 from bgboard.vision.synthetic.looks import TRAINED, family_scene
 
 CACHE = Path(__file__).resolve().parent / "cache" / "field"
@@ -112,16 +115,17 @@ def trayed(scene, seed: int):
 
 
 def render_frames(frames: int, first: int, folder: Path, walls: bool = False,
-                  trays: bool = False, low: bool = False) -> None:
+                  trays: bool = False, low: bool = False, drawn: bool = False) -> None:
     """Rendered frames (JPEG, KEPT_WIDTH wide) and their marks (JSON), skipping those on disk;
     with `walls`, every board a box with walls (`boxed`; `low`, seen from a low camera); with
-    `trays`, bear-off trays of every kind beside the field (`trayed`)."""
+    `trays`, bear-off trays of every kind beside the field (`trayed`); with `drawn`, every
+    frame a board drawn at random (`drawn_scene`: its own camera, trays and light)."""
     folder.mkdir(parents=True, exist_ok=True)
     start = time.time()
     for seed in range(first, first + frames):
         if (folder / f"{seed}.json").exists():
             continue
-        scene = family_scene(seed, TRAINED[seed % len(TRAINED)])
+        scene = drawn_scene(seed) if drawn else family_scene(seed, TRAINED[seed % len(TRAINED)])
         if trays:
             scene = trayed(scene, seed)
         if walls:
@@ -278,6 +282,9 @@ def main() -> None:
                         help="render with --walls: the boxes seen from a camera low beside them")
     parser.add_argument("--trays", action="store_true",
                         help="render: bear-off trays of every kind beside the field")
+    parser.add_argument("--drawn", action="store_true",
+                        help="render: every frame a board drawn at random "
+                             "(vision.synthetic.drawn, its held-out families never)")
     parser.add_argument("--init", type=Path, metavar="CHECKPOINT.pt",
                         help="train: fine-tune the net of this checkpoint (e.g. "
                              "cache/field/field_corners.pt) instead of starting afresh")
@@ -288,7 +295,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     if args.step == "render":
         render_frames(args.frames, args.first, args.cache / "frames", args.walls, args.trays,
-                      args.low)
+                      args.low, args.drawn)
         return
     from bgboard.benchmarks import field_net  # the PyTorch half
 

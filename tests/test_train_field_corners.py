@@ -87,3 +87,20 @@ def test_a_box_seen_from_low_has_its_nadir_beyond_the_field_tall_walls_and_stand
     assert tfc.boxed(board, 7, low=True) == tfc.boxed(board, 7, low=True)
     assert all(tfc.RAISED[0] <= tfc.boxed(board, s).look.raised <= tfc.RAISED[1]
                and tfc.boxed(board, s).look.standing == 0 for s in range(10))
+
+
+def test_drawn_frames_are_boards_drawn_at_random_with_their_marks(tmp_path):
+    import json
+
+    from bgboard.vision.synthetic import render
+    from bgboard.vision.synthetic.drawn import drawn_scene
+
+    tfc.render_frames(2, 620_000, tmp_path, drawn=True)
+    for seed in (620_000, 620_001):
+        shot = render(drawn_scene(seed), seed)
+        k = tfc.KEPT_WIDTH / shot.image.shape[1]
+        corners, ends = tfc.marks(shot.calibration)
+        saved = json.loads((tmp_path / f"{seed}.json").read_text())
+        assert np.allclose(saved["corners"], corners * k) and np.allclose(saved["ends"], ends * k)
+        kept = tfc.cv2.imread(str(tmp_path / f"{seed}.jpg"))
+        assert kept.shape[1] == tfc.KEPT_WIDTH
