@@ -65,9 +65,9 @@ def shard_rows(seeds: range, big: bool = False, reach: float = REACH,
     `big`; each frame a board drawn at random when `drawn`, else the trained looks): their
     patches at SCALE reaching `reach` field heights from the base, their bare references (at
     the checker net's size) and their signed counts."""
+    looks = (DRAWN,) if drawn else TRAINED
     small, large, counts, keep = [], [], [], []
     for seed in seeds:
-        looks = (DRAWN,) if drawn else TRAINED
         image, cal, signed = frame_view(seed, looks, big=big, **kind(seed))
         view = FieldView(cal)
         small.append(Columns(view).cut(image))
