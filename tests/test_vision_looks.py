@@ -183,6 +183,86 @@ def test_ornaments_are_round_shapes_on_every_bare_point(ornament: str) -> None:
         assert np.abs(plain.image[far].astype(int) - studded.image[far].astype(int)).max() <= 2
 
 
+def _plain(**shapes) -> tuple[synth.Look, synth.Scene]:
+    """A plain, evenly lit board with the given shapes, and a scene on it: White's checker on
+    point 1, Black's on 13, a 4 on the left half."""
+    look = synth.Look(points=((200, 30, 30), (30, 30, 200)), field=(40, 160, 40),
+                      texture="plain", noise=0.0, gradient=0.0, shadow=0.0,
+                      shapes=synth.Shapes(**shapes))
+    points = (1,) + (0,) * 11 + (-1,) + (0,) * 11
+    return look, synth.Scene(points, dice=(synth.Die(4, (0.25, 0.5)),), look=look)
+
+
+def _frame_pixel(rendered, x: float, y: float) -> np.ndarray:
+    """The RGB colour the frame shows at field point (x, y)."""
+    import cv2
+
+    from bgboard.calibration.file import from_dict
+
+    homography = from_dict(rendered.calibration).homography()
+    u, v = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), homography)[0, 0]
+    return rendered.image[round(v), round(u)][::-1].astype(int)
+
+
+def test_default_shapes_draw_sharp_points_a_column_wide() -> None:
+    look = synth.Look()
+    for p in (1, 12, 13, 24):
+        triangle = np.array(look.geometry.triangle(p, (39, 39), (756, 560))) * 16
+        assert synth.point_outline(look, p, (39, 39), (756, 560)).tolist() == \
+            triangle.astype(np.int32).tolist()
+    assert synth.canvas_layout(look)[1] == (39 + 76 + 39, 39)  # frame 0.07 wide, a low tray
+
+
+def test_narrow_points_with_round_tips_leave_the_field_beside_them() -> None:
+    wide, narrow = (render(_plain(**shapes)[1], 0) for shapes in (
+        {}, {"point_base": 0.7, "point_tip": 0.3}))
+    look = _plain()[0]
+    for p in (2, 11, 14, 23):  # bare points of either colour
+        (left, base), _, (x, tip) = look.geometry.triangle(p)
+        edge = (x + (left - x) * 0.9, base + (tip - base) * 0.03)  # inside the base's corner
+        near_tip = (x, base + (tip - base) * 0.97)
+        assert np.abs(_frame_pixel(wide, *edge) - look.points[p % 2]).max() < 30, p
+        assert np.abs(_frame_pixel(narrow, *edge) - look.field).max() < 30, p
+        assert np.abs(_frame_pixel(wide, *near_tip) - look.points[p % 2]).max() < 60, p
+        assert np.abs(_frame_pixel(narrow, *near_tip) - look.field).max() < 30, p
+    outline = synth.point_outline(replace(look, shapes=synth.Shapes(point_tip=0.3)), 1,
+                                  (0, 0), (1000, 1000)) / 16
+    (_, base), _, (_, tip) = look.geometry.triangle(1, (0, 0), (1000, 1000))
+    assert len(outline) == 11  # the base's two corners and a round tip of nine
+    assert abs(outline[:, 1] - base).max() < abs(tip - base)  # shorter than the sharp tip
+
+
+def test_a_wider_frame_shows_frame_where_a_narrow_one_shows_the_table() -> None:
+    look = _plain()[0]
+    for width, seen in ((0.14, look.frame), (0.02, look.table)):
+        rendered = render(_plain(frame=width)[1], 0)
+        assert synth.canvas_layout(rendered_look := _plain(frame=width)[0])[1][1] == \
+            round(width * 560), rendered_look.shapes
+        for x in (0.25, 0.75):
+            assert np.abs(_frame_pixel(rendered, x, -0.1) - seen).max() < 40, (width, x)
+            assert np.abs(_frame_pixel(rendered, x, 1.1) - seen).max() < 40, (width, x)
+
+
+def test_checker_rims_grooves_and_pips_follow_their_shapes() -> None:
+    def image(**shapes) -> np.ndarray:
+        return render(_plain(**shapes)[1], 0).image.astype(int)
+
+    base = image()
+    dark_rim, no_groove = image(rim=0.2, rim_shade=0.45), image(groove=0.0)
+    changed = np.abs(dark_rim - base).max(-1) > 10
+    assert changed.sum() > 50 and (dark_rim - base)[changed].sum() < 0  # darker, wider rims
+    assert (np.abs(no_groove - base).max(-1) > 5).sum() > 10
+    x0, y0, w, h = render(_plain()[1], 0).truth["dice"][0]["box_px"]
+    x1, y1 = x0 + w, y0 + h
+
+    def pip_pixels(img: np.ndarray) -> int:  # the die is white with black pips
+        return int((img[y0:y1, x0:x1].max(-1) < 100).sum())
+
+    small, large = pip_pixels(image(pip=0.06)), pip_pixels(image(pip=0.11))
+    assert small > 0 and large > 2.5 * small
+    assert np.array_equal(image(pip_spread=0.3)[:y0], base[:y0])  # only the die changes
+
+
 # --- drawn looks (vision.synthetic.drawn) -----------------------------------------------------
 @pytest.fixture(scope="module")
 def drawn_looks() -> list:
@@ -206,6 +286,35 @@ def test_drawn_scenes_are_deterministic_from_the_seed_on_their_own_stream() -> N
     looks = {drawn.drawn_scene(3).look, family_scene(3, "classic").look,
              *(drawn.held_out_scene(3, family).look for family in drawn.DRAWN_HELD_OUT)}
     assert len(looks) == 5
+
+
+def test_drawn_shapes_come_from_a_stream_of_their_own() -> None:
+    """A seed's look is what it was before shapes were drawn, its shapes apart."""
+    for seed in (3, 8):
+        rng = np.random.default_rng([seed, drawn.STREAM])
+        shapes = drawn.drawn_shapes(np.random.default_rng([seed, drawn.STREAM, drawn.SHAPES]))
+        assert drawn.drawn_scene(seed).look == replace(drawn.drawn_look(rng), shapes=shapes)
+    logo = drawn.held_out_scene(3, "logo").look
+    assert logo.shapes == drawn.drawn_shapes(np.random.default_rng([3, drawn.STREAM, 2,
+                                                                    drawn.SHAPES]))
+
+
+def test_drawn_shapes_span_their_ranges() -> None:
+    rng = np.random.default_rng(5)
+    shapes = [drawn.drawn_shapes(rng) for _ in range(500)]
+
+    def values(name: str) -> np.ndarray:
+        return np.array([getattr(s, name) for s in shapes])
+
+    for name, low, high in (("point_base", 0.7, 1.0), ("frame", 0.02, 0.14), ("rim", 0.03, 0.2),
+                            ("rim_shade", 0.45, 0.95), ("pip_spread", 0.22, 0.3)):
+        got = values(name)
+        assert low <= got.min() < low + 0.05 * (high - low) and \
+            high - 0.05 * (high - low) < got.max() <= high, name
+    assert 0.4 < (values("point_tip") == 0).mean() < 0.6
+    assert 0.15 < (values("groove") == 0).mean() < 0.35
+    assert values("point_tip").max() > 0.28 and values("groove").max() > 0.78
+    assert (values("pip") >= 0.06).all() and (values("pip") <= 0.45 * values("pip_spread")).all()
 
 
 def test_no_drawn_look_is_of_a_held_out_family(drawn_looks) -> None:

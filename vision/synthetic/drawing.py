@@ -37,6 +37,7 @@ from .scene import (
     Look,
     Rendered,
     Scene,
+    Shapes,
     canvas_layout,
     jitter,
     pick,
@@ -57,6 +58,7 @@ __all__ = [
     "distort",
     "draw_arm",
     "lens_maps",
+    "point_outline",
     "render",
 ]
 
@@ -108,10 +110,9 @@ def _draw_board(rng, look: Look) -> np.ndarray:
         cv2.rectangle(img, box[:2], box[2:], tray, -1)
     bx0, bx1 = (ox + v * fw for v in look.geometry.bar_x)
     cv2.rectangle(img, (round(bx0), oy), (round(bx1), oy + fh), look.frame, -1)
-    geo = look.geometry
     for p in range(1, 25):
-        tri = np.array(geo.triangle(p, (ox, oy), (fw, fh))) * 16
-        cv2.fillPoly(img, [tri.astype(np.int32)], look.points[p % 2], cv2.LINE_AA, 4)
+        cv2.fillPoly(img, [point_outline(look, p, (ox, oy), (fw, fh))], look.points[p % 2],
+                     cv2.LINE_AA, 4)
     if look.pattern != "none":
         _pattern(img, rng, look, (ox, oy), (fw, fh))
     if look.ornament != "none":
@@ -120,6 +121,25 @@ def _draw_board(rng, look: Look) -> np.ndarray:
         img *= _wall_shade(look, (ox, oy), (fw, fh), (ch, cw))[..., None]
     tex = _texture(rng, (ch, cw), look.texture, look.grain)
     return img * tex[..., None]
+
+
+def point_outline(look: Look, point: int, origin, size) -> np.ndarray:
+    """The outline of White's point `point` on the canvas (OpenCV's 4-bit fixed point), as
+    `look.shapes` shapes it: its base `point_base` of the column wide, its tip rounded over
+    `point_tip` of its length."""
+    (left, base), _, (x, tip) = look.geometry.triangle(point, origin, size)
+    shapes = look.shapes
+    half = (x - left) * shapes.point_base
+    if shapes.point_tip:
+        cut = base + (tip - base) * (1 - shapes.point_tip)
+        radius = half * shapes.point_tip
+        turn = np.linspace(0, np.pi, 9)
+        arc = np.stack([x + radius * np.cos(turn), cut + np.sign(tip - base) * radius
+                        * np.sin(turn)], 1)
+        outline = np.array([(x - half, base), (x + half, base), *arc])
+    else:
+        outline = np.array([(x - half, base), (x + half, base), (x, tip)])
+    return (outline * 16).astype(np.int32)
 
 
 def _wall_shade(look: Look, origin, size, shape) -> np.ndarray:
@@ -168,8 +188,7 @@ def _pattern(img, rng, look: Look, origin, size) -> None:
     aa = cv2.LINE_AA
     if look.pattern in ("inlay", "outline"):
         for p in range(1, 25):
-            tri = np.array(look.geometry.triangle(p, (ox, oy), (fw, fh))) * 16
-            cv2.polylines(img, [tri.astype(np.int32)], True, ink, 2, aa, 4)
+            cv2.polylines(img, [point_outline(look, p, (ox, oy), (fw, fh))], True, ink, 2, aa, 4)
     if look.pattern == "inlay":
         inset = round(0.02 * fh)
         cv2.rectangle(img, (ox + inset, oy + inset), (ox + fw - inset, oy + fh - inset), ink, 2)
@@ -283,21 +302,24 @@ def _draw_checkers(img, look: Look, strips, origin, scale) -> None:
             if look.style == "3d":
                 _checker_3d(img, centre, r, colours[key], look)
             else:
-                _checker(img, centre, r, colours[key], look.light)
+                _checker(img, centre, r, colours[key], look)
 
 
-def _checker(img, centre, r, rgb, light) -> None:
-    """A checker: dark rim, a glossy highlight on the bevel towards the light, a groove."""
+def _checker(img, centre, r, rgb, look: Look) -> None:
+    """A checker: a darker rim, a glossy highlight on the bevel towards the light, a groove
+    (as `look.shapes` shapes them)."""
     c = (round(centre[0] * 16), round(centre[1] * 16))
     col = np.array(rgb, np.float32)
-    aa = cv2.LINE_AA
-    cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * 0.62), -1, aa, 4)
-    toward = float(np.degrees(np.arctan2(-light[1], -light[0])))
+    aa, shapes = cv2.LINE_AA, look.shapes
+    cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * shapes.rim_shade), -1, aa, 4)
+    toward = float(np.degrees(np.arctan2(-look.light[1], -look.light[0])))
     gloss = tuple(float(v) for v in col * 0.55 + 110)
-    cv2.ellipse(img, c, (round(r * 0.93 * 16),) * 2, toward, -60, 60, gloss,
-                max(1, round(r * 0.1)), aa, 4)
-    cv2.circle(img, c, round(r * 0.88 * 16), tuple(float(v) for v in col), -1, aa, 4)
-    cv2.circle(img, c, round(r * 0.62 * 16), tuple(float(v) for v in col * 0.85), 1, aa, 4)
+    cv2.ellipse(img, c, (round(r * (1 - shapes.rim * 7 / 12) * 16),) * 2, toward, -60, 60, gloss,
+                max(1, round(r * shapes.rim * 5 / 6)), aa, 4)
+    cv2.circle(img, c, round(r * (1 - shapes.rim) * 16), tuple(float(v) for v in col), -1, aa, 4)
+    if shapes.groove:
+        cv2.circle(img, c, round(r * shapes.groove * 16), tuple(float(v) for v in col * 0.85), 1,
+                   aa, 4)
 
 
 def _checker_3d(img, centre, r, rgb, look: Look) -> None:
@@ -310,8 +332,10 @@ def _checker_3d(img, centre, r, rgb, look: Look) -> None:
     c = (round(centre[0] * 16), round(centre[1] * 16))
     cv2.circle(img, side, round(r * 16), tuple(float(v) for v in col * 0.5), -1, aa, 4)
     cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * 0.8), -1, aa, 4)
-    cv2.circle(img, c, round(r * 0.9 * 16), tuple(float(v) for v in col), -1, aa, 4)
-    for k in (0.72, 0.5):
+    cv2.circle(img, c, round(r * (1 - look.shapes.rim * 5 / 6) * 16), tuple(float(v) for v in col),
+               -1, aa, 4)
+    groove = look.shapes.groove
+    for k in (groove + 0.1, groove - 0.12) if groove else ():  # ridges either side
         cv2.circle(img, c, round(r * k * 16), tuple(float(v) for v in col * 0.88), 1, aa, 4)
     lx, ly = look.light
     spot = (round((centre[0] - lx * r * 0.45) * 16), round((centre[1] - ly * r * 0.45) * 16))
@@ -352,13 +376,14 @@ def _numeral_sprite(number: int, body, ink, cube: Cube) -> tuple[np.ndarray, np.
     return face * (1 - a) + np.asarray(ink, np.float32) * a, mask
 
 
-def _die_sprite(value: int, body, pip, size: int, cocked: bool):
-    """A die seen from above (top face, or top plus side face when cocked) and its mask."""
-    s = size
+def _die_sprite(value: int, body, pip, size: int, cocked: bool, shapes: Shapes):
+    """A die seen from above (top face, or top plus side face when cocked) and its mask; its
+    pips as `shapes` shapes them."""
+    s, spread = size, shapes.pip_spread
     face, mask = _face(body, s)
     for dx, dy in PIPS[value]:
-        cv2.circle(face, (round(s / 2 + dx * 0.27 * s), round(s / 2 + dy * 0.27 * s)),
-                   round(0.085 * s), pip, -1, cv2.LINE_AA)
+        cv2.circle(face, (round(s / 2 + dx * spread * s), round(s / 2 + dy * spread * s)),
+                   round(shapes.pip * s), pip, -1, cv2.LINE_AA)
     if not cocked:
         return face, mask
     top = round(0.72 * s)
@@ -426,7 +451,8 @@ def _draw_cube(img, look: Look, die: Die, origin, paint=None) -> None:
     square = np.float32([[0, 0], [SPRITE, 0], [SPRITE, SPRITE], [0, SPRITE]])
     for value, light, xy in faces:
         sprite, mask = paint(value, light) if paint else \
-            _die_sprite(value, body * light, tuple(map(float, pip * light)), SPRITE, False)
+            _die_sprite(value, body * light, tuple(map(float, pip * light)), SPRITE, False,
+                        look.shapes)
         m = cv2.getPerspectiveTransform(square, np.float32(xy - (x0, y0)))
         shape = (x1 - x0, y1 - y0)
         face_alpha = cv2.warpPerspective(mask, m, shape, flags=cv2.INTER_LINEAR)
@@ -446,7 +472,8 @@ def _draw_dice(img, look: Look, dice, origin) -> None:
         if look.style == "3d":
             _draw_cube(img, look, die, origin)
         else:
-            _paste(img, look, die, origin, *_die_sprite(die.value, *look.dice, SPRITE, die.cocked))
+            _paste(img, look, die, origin, *_die_sprite(die.value, *look.dice, SPRITE, die.cocked,
+                                                         look.shapes))
 
 
 def _paste(img, look: Look, die: Die, origin, sprite, mask) -> None:
@@ -785,7 +812,7 @@ def dice_photo(values, seed: int = 0, size: int = 640) -> tuple[np.ndarray, list
             if all(np.linalg.norm(xy - p) > 2.2 * side for p in placed):
                 break
         placed.append(xy)
-        sprite, mask = _die_sprite(value, *pick(rng, DICE), SPRITE, False)
+        sprite, mask = _die_sprite(value, *pick(rng, DICE), SPRITE, False, Shapes())
         m = cv2.getRotationMatrix2D((SPRITE / 2, SPRITE / 2), float(rng.uniform(0, 90)),
                                     side / SPRITE)
         m[:, 2] += xy - SPRITE / 2

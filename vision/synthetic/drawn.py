@@ -11,7 +11,10 @@ measured on kinds of board it has never seen.
 - the camera: any turn, a tilt of 0 to MAX_TILT degrees from any height, any zoom and place
   in the frame, lens distortion; a raised box and standing checkers seen from that camera;
 - the light and the picture: shadows, gradients, shade or a pool of lamp light, glare, noise,
-  blur, JPEG.
+  blur, JPEG;
+- the parts' shapes (`drawn_shapes`): narrow or wide points with sharp or rounded tips, a
+  narrow or wide frame, checkers' rims and grooves, dice's pips; drawn on a stream of their
+  own (`SHAPES`), so that a seed's other draws stay what they were before shapes were drawn.
 
 Held out (`held_out_family`): `tournament-felt` (a green to blue-green, saturated felt field:
 the classic tournament board), `logo` and `marble` (the printed and veined fields of
@@ -32,7 +35,7 @@ import numpy as np
 from ...calibration.geometry import FieldGeometry
 from . import scene
 from .looks import tilted_view
-from .scene import FRAME_SIZE, Look, Scene, pick
+from .scene import FRAME_SIZE, Look, Scene, Shapes, pick
 
 __all__ = [
     "CHECKERS_APART",
@@ -43,6 +46,7 @@ __all__ = [
     "DrawnView",
     "drawn_look",
     "drawn_scene",
+    "drawn_shapes",
     "drawn_view",
     "held_out_family",
     "held_out_look",
@@ -50,6 +54,7 @@ __all__ = [
 ]
 
 STREAM = 71  # a seed's second word for drawn scenes (family_scene's are 0-10)
+SHAPES = 99  # a drawn scene seed's last word for its shapes (`drawn_shapes`)
 MAX_TILT = 35.0  # the camera's largest tilt off vertical, degrees
 FELT_HUES = (80.0, 200.0)  # tournament felt: a field hue (degrees) from green to blue-green
 FELT_SATURATION = 0.3  # ... at least this saturated (HSV)
@@ -291,6 +296,23 @@ def _look(rng, field: Callable = _any_field, texture: str | None = None) -> Look
         **_box(rng, view), **_side_shade(rng), **_light(rng))
 
 
+def drawn_shapes(rng) -> Shapes:
+    """Shapes drawn at random: points' bases 0.7-1 of a column, their tips sharp (half) or
+    rounded over 0.05-0.3 of their length; a frame 0.02-0.14 field heights wide; checkers'
+    rims 0.03-0.2 of their radius at 0.45-0.95 of their brightness, a groove at 0.35-0.8 of
+    it or none (a quarter); pips spread 0.22-0.3 of a die's side, never touching."""
+    spread = float(rng.uniform(0.22, 0.3))
+    return Shapes(point_base=float(rng.uniform(0.7, 1.0)), point_tip=_some(rng, 0.5, 0.05, 0.3),
+                  frame=float(rng.uniform(0.02, 0.14)), rim=float(rng.uniform(0.03, 0.2)),
+                  rim_shade=float(rng.uniform(0.45, 0.95)), groove=_some(rng, 0.75, 0.35, 0.8),
+                  pip=float(rng.uniform(0.06, 0.45 * spread)), pip_spread=spread)
+
+
+def _shaped(look: Look, *words: int) -> Look:
+    """`look` with shapes drawn on the stream of the scene's seed `words` and `SHAPES`."""
+    return replace(look, shapes=drawn_shapes(np.random.default_rng([*words, SHAPES])))
+
+
 def drawn_look(rng) -> Look:
     """A board of its own, every parameter drawn from a wide range, never one of a held-out
     family (those are drawn again)."""
@@ -333,7 +355,7 @@ def drawn_scene(seed: int, *, hand: float = 0.1, cocked: float = 0.1,
     """A random scene on a drawn look (`drawn_look`), the same for a seed; `cube`: how often
     a doubling cube shows (`scene.random_cube`, which may lie over checkers)."""
     rng = np.random.default_rng([seed, STREAM])
-    return _scene(rng, drawn_look(rng), hand, cocked, cube)
+    return _scene(rng, _shaped(drawn_look(rng), seed, STREAM), hand, cocked, cube)
 
 
 def held_out_scene(seed: int, family: str, *, hand: float = 0.1, cocked: float = 0.1,
@@ -341,5 +363,6 @@ def held_out_scene(seed: int, family: str, *, hand: float = 0.1, cocked: float =
     """A random scene on a look of the held-out `family` (`held_out_look`), the same for a
     seed and a family."""
     _known(family)
-    rng = np.random.default_rng([seed, STREAM, 1 + DRAWN_HELD_OUT.index(family)])
-    return _scene(rng, held_out_look(rng, family), hand, cocked, cube)
+    words = (seed, STREAM, 1 + DRAWN_HELD_OUT.index(family))
+    rng = np.random.default_rng(words)
+    return _scene(rng, _shaped(held_out_look(rng, family), *words), hand, cocked, cube)

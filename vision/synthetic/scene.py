@@ -34,6 +34,7 @@ __all__ = [
     "Look",
     "Rendered",
     "Scene",
+    "Shapes",
     "canvas_layout",
     "contrasted",
     "covered",
@@ -112,6 +113,25 @@ class Cube:
 
 
 @dataclass(frozen=True)
+class Shapes:
+    """How a board's parts are shaped, apart from their colours (the defaults: every look's
+    but the drawn ones'). The points' bases span `point_base` of a column and their tips are
+    rounded over `point_tip` of their length (0: sharp); the frame is `frame` field heights
+    wide around the field; a checker's rim is `rim` of its radius wide and `rim_shade` as
+    bright as its face, its groove a ring at `groove` of its radius (0: none); a die's pips
+    are `pip` of its side in radius, `pip_spread` of it from the middle."""
+
+    point_base: float = 1.0
+    point_tip: float = 0.0
+    frame: float = 0.07
+    rim: float = 0.12
+    rim_shade: float = 0.62
+    groove: float = 0.62
+    pip: float = 0.085
+    pip_spread: float = 0.27
+
+
+@dataclass(frozen=True)
 class Look:
     """Everything about how a board and its picture look, apart from what is on it."""
 
@@ -161,6 +181,7 @@ class Look:
     # wall under a lamp: light seldom falls alike on both rows)
     shade_reach: float = 0.3  # how far that shade reaches into the field, in field heights
     shade_depth: float = 0.5  # the share of the light it takes at the wall
+    shapes: Shapes = Shapes()  # how points, frame, checkers and pips are shaped
 
 
 @dataclass(frozen=True)
@@ -425,7 +446,7 @@ def canvas_layout(look: Look):
     """Canvas size and the field's origin on it (frame and trays around the field)."""
     fh = CANVAS_H
     fw = round(fh * look.aspect)
-    m = round(0.07 * fh)
+    m = round(look.shapes.frame * fh)
     reach = round(TRAY_WIDTH * fw) + round(look.tray_gap * fh)
     low, high = (reach if end in tray_ends(look) else 0 for end in ("low", "high"))
     return (fw + 2 * m + low + high, fh + 2 * m), (m + low, m), (fw, fh)
