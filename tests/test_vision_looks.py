@@ -235,9 +235,9 @@ def test_narrow_points_with_round_tips_leave_the_field_beside_them() -> None:
 def test_a_wider_frame_shows_frame_where_a_narrow_one_shows_the_table() -> None:
     look = _plain()[0]
     for width, seen in ((0.14, look.frame), (0.02, look.table)):
-        rendered = render(_plain(frame=width)[1], 0)
-        assert synth.canvas_layout(rendered_look := _plain(frame=width)[0])[1][1] == \
-            round(width * 560), rendered_look.shapes
+        framed, scene = _plain(frame=width)
+        rendered = render(scene, 0)
+        assert synth.canvas_layout(framed)[1][1] == round(width * 560), width
         for x in (0.25, 0.75):
             assert np.abs(_frame_pixel(rendered, x, -0.1) - seen).max() < 40, (width, x)
             assert np.abs(_frame_pixel(rendered, x, 1.1) - seen).max() < 40, (width, x)

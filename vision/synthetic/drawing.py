@@ -130,16 +130,13 @@ def point_outline(look: Look, point: int, origin, size) -> np.ndarray:
     (left, base), _, (x, tip) = look.geometry.triangle(point, origin, size)
     shapes = look.shapes
     half = (x - left) * shapes.point_base
-    if shapes.point_tip:
+    ends = [(x, tip)]
+    if shapes.point_tip:  # a half circle across the point where it is cut short
         cut = base + (tip - base) * (1 - shapes.point_tip)
-        radius = half * shapes.point_tip
-        turn = np.linspace(0, np.pi, 9)
-        arc = np.stack([x + radius * np.cos(turn), cut + np.sign(tip - base) * radius
-                        * np.sin(turn)], 1)
-        outline = np.array([(x - half, base), (x + half, base), *arc])
-    else:
-        outline = np.array([(x - half, base), (x + half, base), (x, tip)])
-    return (outline * 16).astype(np.int32)
+        radius, turn = half * shapes.point_tip, np.linspace(0, np.pi, 9)
+        ends = np.stack([x + radius * np.cos(turn),
+                         cut + np.sign(tip - base) * radius * np.sin(turn)], 1)
+    return (np.array([(x - half, base), (x + half, base), *ends]) * 16).astype(np.int32)
 
 
 def _wall_shade(look: Look, origin, size, shape) -> np.ndarray:
@@ -313,7 +310,7 @@ def _checker(img, centre, r, rgb, look: Look) -> None:
     aa, shapes = cv2.LINE_AA, look.shapes
     cv2.circle(img, c, round(r * 16), tuple(float(v) for v in col * shapes.rim_shade), -1, aa, 4)
     toward = float(np.degrees(np.arctan2(-look.light[1], -look.light[0])))
-    gloss = tuple(float(v) for v in col * 0.55 + 110)
+    gloss = tuple(float(v) for v in col * 0.55 + 110)  # on the rim, 5/6 of it wide
     cv2.ellipse(img, c, (round(r * (1 - shapes.rim * 7 / 12) * 16),) * 2, toward, -60, 60, gloss,
                 max(1, round(r * shapes.rim * 5 / 6)), aa, 4)
     cv2.circle(img, c, round(r * (1 - shapes.rim) * 16), tuple(float(v) for v in col), -1, aa, 4)
