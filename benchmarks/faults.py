@@ -76,6 +76,7 @@ from bgboard.controller.recorder import follow
 from bgboard.controller.turns.events import EventBus
 from bgboard.controller.turns.session import RATIO, Session, Settings
 from bgboard.engine.game import Match
+from bgboard.vision import dice
 from bgboard.vision.read import CHECKER_READERS
 from bgboard.vision.steady import SteadyReader
 from bgboard.vision.synthetic import draw_arm
@@ -492,6 +493,10 @@ def main() -> None:
                         "benchmarks/cache/faults/ and the checker reader's name)")
     parser.add_argument("--checkers", choices=CHECKER_READERS, default="net",
                         help="the checker reader that reads the films (default net)")
+    parser.add_argument("--dice-nets", type=Path, metavar="DIR",
+                        help="the field-dice nets from DIR (field_find.onnx, field_read.onnx) "
+                             "instead of the shipped ones (give --cache too: Observations "
+                             "kept are not read again)")
     parser.add_argument("--ratio", type=float, default=RATIO,
                         help=f"likelihood ratio needed to record (default {RATIO:g})")
     parser.add_argument("--films", nargs="+", choices=NAMES, default=list(CLASSIC),
@@ -511,6 +516,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.truth and args.frames != ["none"]:
         parser.error("--truth: the true Observations have no frames to fault (--frames none)")
+    if args.dice_nets:
+        if not args.cache:
+            parser.error("--dice-nets: give --cache too (the shipped nets' Observations are "
+                         "kept in the default one)")
+        try:
+            dice.use_nets(args.dice_nets)
+        except ValueError as exc:
+            parser.error(f"--dice-nets: {exc}")
     cv2.setNumThreads(1)
     cache = args.cache or CACHE / args.checkers
     films = {name: film(name) for name in args.films}

@@ -128,21 +128,32 @@ def webcam_photos() -> list[tuple]:
             for image, group in wd.by_photo(dice)]
 
 
+def patch_side(side: float, rng, sizes: tuple = (1.0,)) -> float:
+    """A reader patch's die side for a die of `side`: off by up to a tenth (as a finder's
+    places and a calibration's die size are), times one of `sizes` drawn at random. With
+    `vision.dice.SIZES` the reader learns dice as `vision.dice` reads them, at each size it
+    tries (a reader that never saw a die read at 0.75 of its size can be surest there, and
+    wrong: film 7's 3 read as 2, docs/vision-log.md)."""
+    size = float(rng.choice(sizes)) if len(sizes) > 1 else sizes[0]
+    return side * size * rng.uniform(0.9, 1.12)
+
+
 def photo_patch(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
     """A reader patch of a photo: `PATCH_DICE` die sides around (x, y)."""
     return crop(image, x, y, side, fd.PATCH_DICE, fd.PATCH)
 
 
-def photo_items(photos, rng, in_frame: float = 0.0) -> list[tuple]:
+def photo_items(photos, rng, in_frame: float = 0.0, sizes: tuple = (1.0,)) -> list[tuple]:
     """Reader patches of real dice (four each, placed and sized as a finder might; whether
     they lean is not labelled: -1; the share `in_frame` of them made to look as a die in a
-    board frame, `augment.as_in_frame`) and of four places per photo away from every die."""
+    board frame, `augment.as_in_frame`; sized as `patch_side`) and of four places per photo
+    away from every die."""
     items = []
     for image, dice in photos:
         for x, y, side, value in dice:
             for _ in range(4):
                 jx, jy = rng.normal(0, 0.12, 2) * side
-                placed = (x + jx, y + jy, side * rng.uniform(0.9, 1.12))
+                placed = (x + jx, y + jy, patch_side(side, rng, sizes))
                 patch = as_in_frame(image, *placed, rng, fd.PATCH, fd.PATCH_DICE) \
                     if in_frame and rng.random() < in_frame else photo_patch(image, *placed)
                 items.append((patch, int(value), -1))
@@ -196,10 +207,12 @@ def real_boards(folds: set[int]) -> list[tuple]:
     return out
 
 
-def real_reader_items(photos: list[tuple], finder, rng) -> list[tuple]:
+def real_reader_items(photos: list[tuple], finder, rng, sizes: tuple = (1.0,)
+                      ) -> list[tuple]:
     """Reader patches of the real board photos (`real_boards`), REAL_REPEAT times over: the
     dice whose value is labelled, random places and the finder's false marks away from every
-    die (a die whose value cannot be read is neither a value nor "no die": left out)."""
+    die (a die whose value cannot be read is neither a value nor "no die": left out), sized
+    as `patch_side`."""
     items = []
     for image, view, rows, side in photos:
         extra = mistakes(view.warp_half(image), rows, side, finder)
@@ -209,8 +222,8 @@ def real_reader_items(photos: list[tuple], finder, rng) -> list[tuple]:
                 if value == 0 and len(rows) and \
                         np.hypot(*(rows[:, :2] - centre).T).min() <= 0.8 * side:
                     continue
-                items.append((fd.die_patch(image, view, centre, side * rng.uniform(0.9, 1.12)),
-                              value, cocked))
+                items.append((fd.die_patch(image, view, centre,
+                                            patch_side(side, rng, sizes)), value, cocked))
     return items
 
 
@@ -354,6 +367,9 @@ def main() -> None:
                         help="the reader learns from the webcam dice photos' training split "
                              "too (../shared/data/dice-webcam train_*, dice at board-camera "
                              "scale), N times over")
+    parser.add_argument("--all-sizes", action="store_true",
+                        help="the reader learns each die at every size vision.dice reads it "
+                             "at (SIZES times the expected size), not only at the expected one")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune: start both nets from field_find.onnx and "
                              "field_read.onnx in DIR (e.g. the shipped ones) instead of afresh")
@@ -394,18 +410,20 @@ def main() -> None:
                     args.epochs, finder_loss, 16, 0, args.lr)
         finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
     rng = np.random.default_rng(1 + args.seed)
+    sizes = fd.SIZES if args.all_sizes else (1.0,)
     items = []
     for seed in seeds:
         image, view, rows, die_rect = load_frame(seed, args.cache)
         extra = mistakes(view.warp_half(image), rows, die_rect, finder)
         for centre, value, cocked in reader_places(rows, view, die_rect, rng, extra):
-            scale = rng.uniform(0.9, 1.12)
-            items.append((fd.die_patch(image, view, centre, die_rect * scale), value, cocked))
+            items.append((fd.die_patch(image, view, centre, patch_side(die_rect, rng, sizes)),
+                          value, cocked))
     train_photos, test_photos = load_photos(args.hold_out) if args.photos else ([], [])
-    items += photo_items(train_photos, rng, args.in_frame) + real_reader_items(boards, finder, rng)
+    items += photo_items(train_photos, rng, args.in_frame, sizes) \
+        + real_reader_items(boards, finder, rng, sizes)
     webcam = webcam_photos() if args.webcam else []
     for _ in range(args.webcam):
-        items += photo_items(webcam, rng)
+        items += photo_items(webcam, rng, sizes=sizes)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
     model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
                 args.reader_epochs, reader_loss, 64, args.seed, args.lr)

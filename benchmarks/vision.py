@@ -253,9 +253,10 @@ def main() -> None:
             parser.error("--drawn and --looks draw boards in two ways: give one")
         looks = [DRAWN, *(f"held out: {name}" for name in DRAWN_HELD_OUT)]
     if args.dice_nets:
-        if not all((args.dice_nets / n).is_file() for n in dice.NETS):
-            parser.error(f"--dice-nets: {args.dice_nets} lacks {' or '.join(dice.NETS)}")
-        dice.FOLDER = args.dice_nets  # read() loads the field-dice nets from here
+        try:
+            dice.use_nets(args.dice_nets)
+        except ValueError as exc:
+            parser.error(f"--dice-nets: {exc}")
     cv2.setNumThreads(1)
     result = synthetic(args.images, args.first, looks, args.corners_only, args.checkers,
                        args.adapt, args.net, args.pile_net)

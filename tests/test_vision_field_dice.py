@@ -8,7 +8,7 @@ import pytest
 
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
-from bgboard.vision import dice
+from bgboard.vision import dice, models
 from bgboard.vision.learn import learn
 from bgboard.vision.read import Reader
 from bgboard.vision.synthetic import DICE, START_POINTS, Die, Scene, random_scene, render
@@ -152,3 +152,20 @@ def test_an_unsure_die_is_weighed_with_the_any_photo_readers_a_sure_one_and_no_d
     np.testing.assert_array_equal(out[:2], read[:2])
     assert out[2, 1:].argmax() + 1 == 4
     assert out[2, 0] == read[2, 0] and out[2].sum() == pytest.approx(1)
+
+
+def test_trial_nets_are_read_from_their_folder_and_a_folder_lacking_one_is_refused(tmp_path):
+    shipped = dice.FOLDER
+    (tmp_path / dice.NETS[0]).write_bytes((shipped / dice.NETS[0]).read_bytes())
+    with pytest.raises(ValueError, match=f"lacks {dice.NETS[1]}"):
+        dice.use_nets(tmp_path)
+    assert dice.FOLDER == shipped
+    (tmp_path / dice.NETS[1]).write_bytes((shipped / dice.NETS[1]).read_bytes())
+    try:
+        dice.use_nets(tmp_path)
+        assert dice.FOLDER == tmp_path
+        assert dice.nets()[1] is models.shipped(dice.NETS[1], tmp_path)
+        assert dice.nets()[1] is not models.shipped(dice.NETS[1], shipped)
+        assert [d["value"] for d in _read(Die(4, (0.27, 0.42), 68.0))] == [4]
+    finally:
+        dice.use_nets(shipped)

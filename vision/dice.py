@@ -9,6 +9,8 @@ each centre (the field is warped below the frame's resolution, too coarse for pi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -37,6 +39,16 @@ FOLDER = models.FOLDER  # where `nets` loads them from (benchmarks/vision.py --d
 def nets() -> tuple:
     """The finder and reader (the shipped ones unless FOLDER says otherwise)."""
     return tuple(models.shipped(name, FOLDER) for name in NETS)
+
+
+def use_nets(folder: Path) -> None:
+    """Read the field's dice with the finder and reader in `folder` from now on (benchmarks
+    judging trial nets on the read path as shipped); ValueError if it lacks one."""
+    global FOLDER
+    lacking = [name for name in NETS if not (folder / name).is_file()]
+    if lacking:
+        raise ValueError(f"{folder} lacks {' and '.join(lacking)}")
+    FOLDER = folder
 
 
 def find_centres(half: np.ndarray, finder) -> np.ndarray:
