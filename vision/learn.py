@@ -20,6 +20,7 @@ from .hand import side_profiles
 
 START = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
 FIVES = ("6", "12", "13", "19")
+AGREE = 0.25  # five-checker rows measured within this share of their median agree
 
 
 def _sample(lab: np.ndarray, xy, size: int = 2) -> np.ndarray:
@@ -79,7 +80,11 @@ def _round(c) -> list[float]:
 
 
 def learn(image: np.ndarray, cal: Calibration) -> Calibration:
-    """`cal` plus the colours and checker diameter learned from a start-position frame."""
+    """`cal` plus the colours and checker diameter learned from a start-position frame. The
+    diameter is measured along the four five-checker rows; a row whose set is coloured much
+    as the points under it measures short or not at all, so the rows within AGREE of the
+    rows' median are kept, and two of them suffice (a set told from the board on two rows is
+    told from it: boards drawn at random, docs/vision-log.md)."""
     view = FieldView(cal)
     colours = start_colours(view.warp(image), view)
     even = even_lab(view.warp_half(image), view, colours)
@@ -90,12 +95,13 @@ def learn(image: np.ndarray, cal: Calibration) -> Calibration:
         occupied = np.flatnonzero((light + dark) > 0.5)
         if len(occupied):
             runs.append((occupied[-1] + 1) / 0.5 / 5)
+    agree = [r for r in runs if abs(r - np.median(runs)) <= AGREE * np.median(runs)]
     apart = np.linalg.norm(np.subtract(colours["light"], colours["dark"]))
-    if (apart < 30 or len(runs) < 3 or np.ptp(runs) > 0.25 * np.median(runs)
-            or not 0.7 * view.d < np.median(runs) < 1.3 * view.d):
+    if (apart < 30 or len(agree) < 2 or np.ptp(agree) > AGREE * np.median(agree)
+            or not 0.7 * view.d < np.median(agree) < 1.3 * view.d):
         raise ValueError("the start position's five-checker rows are not told from the board "
                          "by their colours")
-    diameter = float(np.median(runs)) / view.w
+    diameter = float(np.median(agree)) / view.w
     colours["band"] = [np.rint(p).astype(int).tolist() for p in side_profiles(even, view.m / 2)]
     extra = dict(cal.extra, colours=colours, checker_diameter=round(diameter, 5))
     return replace(cal, extra=extra)
