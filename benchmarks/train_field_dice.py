@@ -134,7 +134,8 @@ def patch_side(side: float, rng, sizes: tuple = (1.0,)) -> float:
     `vision.dice.SIZES` the reader learns dice as `vision.dice` reads them, at each size it
     tries (a reader that never saw a die read at 0.75 of its size can be surest there, and
     wrong: film 7's 3 read as 2, docs/vision-log.md)."""
-    size = float(rng.choice(sizes)) if len(sizes) > 1 else sizes[0]
+    size = float(rng.choice(sizes)) if len(sizes) > 1 else sizes[0]  # one size draws nothing:
+    # the recipes without --all-sizes draw as before, patch for patch
     return side * size * rng.uniform(0.9, 1.12)
 
 
