@@ -13,6 +13,24 @@ def recolour(image: np.ndarray, rng) -> np.ndarray:
     return np.clip(image[..., rng.permutation(3)] * gain, 0, 255).astype(np.uint8)
 
 
+def lamp(image: np.ndarray, near: float, far: float, angle: float = 0.0) -> np.ndarray:
+    """The picture under a lamp switched on: brighter by `near` times on one side, rising
+    evenly to `far` times on the other, the way `angle` (radians; 0: left to right) points;
+    what goes past white washes out, as a camera's pixels do."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    along = xs * np.cos(angle) + ys * np.sin(angle)
+    span = max(float(np.ptp(along)), 1e-6)
+    gain = near + (far - near) * (along - along.min()) / span
+    return np.clip(image * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def lit(image: np.ndarray, rng) -> np.ndarray:
+    """The picture under a lamp drawn at random: 1-1.3 times brighter on one side, 1.2-1.6 on
+    the other, from any side (benchmarks/faults.py's lamp is 1.2-1.5, left to right)."""
+    return lamp(image, rng.uniform(1.0, 1.3), rng.uniform(1.2, 1.6), rng.uniform(0, 2 * np.pi))
+
+
 def as_in_frame(image: np.ndarray, x: float, y: float, side: float, rng, size: int,
                 span: float) -> np.ndarray:
     """A `size`-pixel patch, `span` sides of `side` pixels across, around (x, y) of a photo of

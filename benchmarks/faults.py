@@ -67,6 +67,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.benchmarks.augment import lamp
 from bgboard.benchmarks.bumps import FOLLOW, bumped
 from bgboard.benchmarks.films import CLASSIC, NAMES, film, seed_of
 from bgboard.calibration.file import from_dict
@@ -91,8 +92,7 @@ ARM_EVERY, ARM_FRAMES = 50, 6  # an arm over the board's edge every 5 s, for 0.6
 
 def lamp_on(image: np.ndarray) -> np.ndarray:
     """The picture with a lamp switched on: a third brighter, more so towards one side."""
-    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
-    return np.clip(image * ramp, 0, 255).astype(np.uint8)
+    return lamp(image, 1.2, 1.5)
 
 
 def arm_over_edge(image: np.ndarray, rng: np.random.Generator, corners) -> np.ndarray:

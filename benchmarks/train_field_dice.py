@@ -13,18 +13,21 @@ on whose dice are 1.2-2.8 times the renderer's size, as real dice are on small b
 those looks); with `--drawn-frames N`, N more from seeds 270000 on, each on a board drawn at
 random (`vision.synthetic.drawn`, never its held-out families); with `--webcam N`, the reader
 also learns N times over from the real webcam dice of benchmarks/webcam_dice.py's training split
-(never its `valid_*` photos). The benchmark reads seeds 0-999 and 2000-2299, so every figure it
-prints is on frames never trained on. Frames are kept in `--cache` and reused. The finder learns
-die centres on the half-size field as `read` warps it (through corners jittered by a pixel, as a
-calibration may be off); the reader learns "no die" / 1-6 and leaning on patches around the
-dice, around random places, and around the places where the trained finder marks a die that is
-not there.
+(never its `valid_*` photos); with `--all-sizes`, the reader learns each die at every size
+`vision.dice` reads it at; with `--lamp SHARE`, that share of both nets' samples is lit as under
+a lamp switched on (`augment.lit`: pips washed out). The benchmark reads seeds 0-999 and
+2000-2299, so every figure it prints is on frames never trained on. Frames are kept in `--cache`
+and reused. The finder learns die centres on the half-size field as `read` warps it (through
+corners jittered by a pixel, as a calibration may be off); the reader learns "no die" / 1-6 and
+leaning on patches around the dice, around random places, and around the places where the
+trained finder marks a die that is not there.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -33,7 +36,7 @@ import torch
 from torch import nn
 
 from bgboard.benchmarks import train_dice_photo as tdp
-from bgboard.benchmarks.augment import as_in_frame
+from bgboard.benchmarks.augment import as_in_frame, lit
 from bgboard.benchmarks.field_dice_frames import (
     BIG_SEED,
     DRAWN_SEED,
@@ -57,9 +60,10 @@ def turn(image: np.ndarray, k: int, flip: bool) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(image[:, ::-1] if flip else image, k))
 
 
-def finder_sample(half: np.ndarray, centres: np.ndarray, size: float, rng):
-    """A window of the half-size field, turned and recoloured, and its targets per cell:
-    a peak at each die's centre cell, the centre's offset in that cell, and where it is."""
+def finder_sample(half: np.ndarray, centres: np.ndarray, size: float, rng, lamp: float = 0.0):
+    """A window of the half-size field, turned and recoloured (the share `lamp` of them lit,
+    `augment.lit`), and its targets per cell: a peak at each die's centre cell, the centre's
+    offset in that cell, and where it is."""
     h, w = half.shape[:2]
     x0, y0 = rng.integers(0, max(1, w - CROP + 1)), rng.integers(0, max(1, h - CROP + 1))
     window = cv2.copyMakeBorder(half[y0:y0 + CROP, x0:x0 + CROP], 0, max(0, CROP - h + y0), 0,
@@ -83,6 +87,8 @@ def finder_sample(half: np.ndarray, centres: np.ndarray, size: float, rng):
     for _ in range(k):
         dx, dy = dy, (1 - dx) * mask
     targets = [turn(a, k, flip) for a in (heat, dx, dy, mask)]
+    if lamp and rng.random() < lamp:  # no draw without: the recipes before draw as they did
+        window = lit(window, rng)
     return fd.net_input(turn(recolour(window, rng), k, flip))[0], np.stack(targets)
 
 
@@ -98,8 +104,12 @@ def reader_places(rows: np.ndarray, view, die_rect: float, rng, extra=()) -> lis
     return places
 
 
-def reader_sample(patch: np.ndarray, value: int, cocked: int, rng):
+def reader_sample(patch: np.ndarray, value: int, cocked: int, rng, lamp: float = 0.0):
+    """A patch turned, sometimes recoloured or blurred, the share `lamp` of them lit (a lamp
+    switched on washes pips out: `augment.lit`), and its target (value, leaning)."""
     k, flip = int(rng.integers(4)), bool(rng.random() < 0.5)
+    if lamp and rng.random() < lamp:  # no draw without: the recipes before draw as they did
+        patch = lit(patch, rng)
     if rng.random() < 0.5:
         patch = recolour(patch, rng)
     if rng.random() < 0.2:
@@ -371,6 +381,9 @@ def main() -> None:
     parser.add_argument("--all-sizes", action="store_true",
                         help="the reader learns each die at every size vision.dice reads it "
                              "at (SIZES times the expected size), not only at the expected one")
+    parser.add_argument("--lamp", type=float, default=0.0, metavar="SHARE",
+                        help="this share of both nets' samples lit as under a lamp switched on "
+                             "(brighter, more so towards one side, whites washed out)")
     parser.add_argument("--init", type=Path, metavar="DIR",
                         help="fine-tune: start both nets from field_find.onnx and "
                              "field_read.onnx in DIR (e.g. the shipped ones) instead of afresh")
@@ -407,8 +420,9 @@ def main() -> None:
             items.append((view.warp_half(image), rows[:, :2] / 2, die_rect / 2))
         for image, view, rows, side in boards:
             items += [(view.warp_half(image), rows[:, :2] / 2, side / 2)] * REAL_REPEAT
-        model = fit(initial(Finder(), args.init, "field_find.onnx"), finder_sample, items,
-                    args.epochs, finder_loss, 16, 0, args.lr)
+        model = fit(initial(Finder(), args.init, "field_find.onnx"),
+                    partial(finder_sample, lamp=args.lamp), items, args.epochs, finder_loss, 16,
+                    0, args.lr)
         finder = export(model, args.out / "field_find.onnx", (1, 3, CROP, CROP))
     rng = np.random.default_rng(1 + args.seed)
     sizes = fd.SIZES if args.all_sizes else (1.0,)
@@ -426,8 +440,9 @@ def main() -> None:
     for _ in range(args.webcam):
         items += photo_items(webcam, rng, sizes=sizes)
     print(f"reader patches: {len(items)}, no die: {sum(v == 0 for _, v, _ in items)}", flush=True)
-    model = fit(initial(Reader(), args.init, "field_read.onnx"), reader_sample, items,
-                args.reader_epochs, reader_loss, 64, args.seed, args.lr)
+    model = fit(initial(Reader(), args.init, "field_read.onnx"),
+                partial(reader_sample, lamp=args.lamp), items, args.reader_epochs, reader_loss,
+                64, args.seed, args.lr)
     reader = export(model, args.out / "field_read.onnx", (1, 3, fd.PATCH, fd.PATCH))
     if test_photos:
         print(f"real dice of fold {args.hold_out}, never trained on, read right: "

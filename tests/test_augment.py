@@ -1,10 +1,10 @@
 """The training scripts' degradations (benchmarks/augment.py): a real die photographed from
-above, cut as a die appears in a rectified board frame."""
+above, cut as a die appears in a rectified board frame; a picture under a lamp."""
 
 import cv2
 import numpy as np
 
-from bgboard.benchmarks.augment import as_in_frame
+from bgboard.benchmarks.augment import as_in_frame, lamp, lit
 
 SIDE = 60  # the die's side in the photo, pixels
 SIZE, SPAN = 36, 2.0  # the field-dice reader's patch: 36 pixels, two die sides across
@@ -42,4 +42,23 @@ def test_the_same_draws_make_the_same_patch():
     two = as_in_frame(photo, 200, 150, SIDE, np.random.default_rng(7), SIZE, SPAN)
     other = as_in_frame(photo, 200, 150, SIDE, np.random.default_rng(8), SIZE, SPAN)
     assert np.array_equal(one, two)
+    assert not np.array_equal(one, other)
+
+
+def test_a_lamp_brightens_evenly_from_one_side_to_the_other_and_washes_whites_out():
+    grey = np.full((2, 4, 3), 100, np.uint8)
+    assert lamp(grey, 1.2, 1.5)[0, :, 0].tolist() == [120, 130, 140, 150]
+    assert lamp(grey, 1.2, 1.5, np.pi / 2)[:, 0, 0].tolist() == [120, 150]  # top to bottom
+    assert lamp(grey, 1.2, 1.5, np.pi)[0, :, 0].tolist() == [150, 140, 130, 120]
+    white = np.full((2, 4, 3), 200, np.uint8)
+    assert lamp(white, 1.2, 1.5)[0, :, 0].tolist() == [240, 255, 255, 255]
+
+
+def test_a_lamp_drawn_at_random_lights_every_pixel_within_its_ranges():
+    grey = np.full((20, 20, 3), 100, np.uint8)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        out = lit(grey, rng).astype(int)
+        assert 100 <= out.min() <= 130 and 120 <= out.max() <= 160
+    one, other = (lit(grey, np.random.default_rng(seed)) for seed in (1, 2))
     assert not np.array_equal(one, other)

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bgboard.benchmarks.faults import lamp_on
 from bgboard.calibration.file import from_dict
 from bgboard.calibration.rectify import FieldView
 from bgboard.vision import checkers, hand
@@ -22,7 +23,7 @@ from bgboard.vision.synthetic import (
     with_look,
 )
 from bgboard.vision.synthetic.looks import family_scene
-from vision_helpers import lamp_on, learned_from_start
+from vision_helpers import learned_from_start
 
 
 def _finder_and_fields(look, seed: int, scenes):

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bgboard.benchmarks.faults import lamp_on
 from bgboard.calibration.file import CORNERS, from_dict
 from bgboard.controller.demo.film import film_calibration, film_match, render_frames
 from bgboard.vision.steady import (
@@ -21,7 +22,6 @@ from bgboard.vision.steady import (
 )
 from bgboard.vision.synthetic import Scene, draw_arm, random_scene, render
 from bgboard.vision.synthetic.looks import family_look
-from vision_helpers import lamp_on
 
 
 @cache

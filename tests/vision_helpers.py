@@ -6,7 +6,6 @@ import json
 from functools import cache
 
 import cv2
-import numpy as np
 
 from bgboard.calibration.file import from_dict
 from bgboard.vision.learn import learn
@@ -35,7 +34,3 @@ def write_frame(tmp_path, rendered, cal, name="frame.png"):
     return image, cal_path
 
 
-def lamp_on(image):
-    """The picture with a lamp switched on: a third brighter, more so towards one side."""
-    ramp = np.linspace(1.2, 1.5, image.shape[1], dtype=np.float32)[None, :, None]
-    return np.clip(image * ramp, 0, 255).astype(np.uint8)
