@@ -18,11 +18,10 @@ def lamp(image: np.ndarray, near: float, far: float, angle: float = 0.0) -> np.n
     evenly to `far` times on the other, the way `angle` (radians; 0: left to right) points;
     what goes past white washes out, as a camera's pixels do."""
     h, w = image.shape[:2]
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    along = xs * np.cos(angle) + ys * np.sin(angle)
-    span = max(float(np.ptp(along)), 1e-6)
-    gain = near + (far - near) * (along - along.min()) / span
-    return np.clip(image * gain[..., None], 0, 255).astype(np.uint8)
+    along = np.arange(w)[None, :] * np.cos(angle) + np.arange(h)[:, None] * np.sin(angle)
+    along -= along.min()
+    gain = near + (far - near) * along / max(float(along.max()), 1e-6)
+    return np.clip(image * gain[..., None].astype(np.float32), 0, 255).astype(np.uint8)
 
 
 def lit(image: np.ndarray, rng) -> np.ndarray:
